@@ -1,0 +1,2 @@
+import { placeholder } from './index';
+describe('x', () => { it('works', () => { expect(placeholder).toBe('domain'); }); });
