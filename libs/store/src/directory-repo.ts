@@ -1,0 +1,143 @@
+import type { Scope } from '@brandwire/domain';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema';
+
+export interface BrandRecord {
+  id: string;
+  name: string;
+}
+
+export interface ChannelRecord {
+  key: string;
+  brandId: string;
+  name: string;
+  type: string;
+  chatbotBuilder: boolean;
+  planConsultations: number;
+  senderKey: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  scope: Scope;
+  brandIds: string[];
+}
+
+export interface NewApiKey extends ApiKeyRecord {
+  tokenHash: string;
+}
+
+type ChannelRow = Database['channels'];
+
+function toChannel(row: ChannelRow): ChannelRecord {
+  return {
+    key: row.key,
+    brandId: row.brand_id,
+    name: row.name,
+    type: row.type,
+    chatbotBuilder: row.chatbot_builder === 1,
+    planConsultations: row.plan_consultations,
+    senderKey: row.sender_key,
+  };
+}
+
+/** Brands, their channels, and the API keys that may act on them. */
+export class DirectoryRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number,
+  ) {}
+
+  async upsertBrand(brand: BrandRecord): Promise<void> {
+    await this.db
+      .insertInto('brands')
+      .values({ id: brand.id, name: brand.name, created_ms: this.now() })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ name: brand.name }))
+      .execute();
+  }
+
+  async upsertChannel(channel: ChannelRecord): Promise<void> {
+    const values = {
+      brand_id: channel.brandId,
+      name: channel.name,
+      type: channel.type,
+      chatbot_builder: channel.chatbotBuilder ? 1 : 0,
+      plan_consultations: channel.planConsultations,
+      sender_key: channel.senderKey,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('channels')
+        .values({ key: channel.key, created_ms: this.now(), ...values })
+        .onConflict((oc) => oc.column('key').doUpdateSet(values))
+        .execute();
+      await trx
+        .insertInto('channel_seq')
+        .values({ channel_key: channel.key, last_seq: 0 })
+        .onConflict((oc) => oc.column('channel_key').doNothing())
+        .execute();
+    });
+  }
+
+  async listBrands(): Promise<BrandRecord[]> {
+    return this.db.selectFrom('brands').select(['id', 'name']).orderBy('id').execute();
+  }
+
+  async listChannels(): Promise<ChannelRecord[]> {
+    const rows = await this.db.selectFrom('channels').selectAll().orderBy('key').execute();
+    return rows.map(toChannel);
+  }
+
+  async findChannel(key: string): Promise<ChannelRecord | undefined> {
+    const row = await this.db.selectFrom('channels').selectAll().where('key', '=', key).executeTakeFirst();
+    return row && toChannel(row);
+  }
+
+  async findChannelBySenderKey(senderKey: string): Promise<ChannelRecord | undefined> {
+    const row = await this.db.selectFrom('channels').selectAll().where('sender_key', '=', senderKey).executeTakeFirst();
+    return row && toChannel(row);
+  }
+
+  /** Stores a key by the hash of its token; storing the same token again updates its name, scope and brands. */
+  async saveApiKey(key: NewApiKey): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const existing = await trx.selectFrom('api_keys').select('id').where('token_hash', '=', key.tokenHash).executeTakeFirst();
+      const id = existing?.id ?? key.id;
+      if (existing) {
+        await trx.updateTable('api_keys').set({ name: key.name, scope: key.scope }).where('id', '=', id).execute();
+        await trx.deleteFrom('api_key_brands').where('key_id', '=', id).execute();
+      } else {
+        await trx
+          .insertInto('api_keys')
+          .values({ id, token_hash: key.tokenHash, name: key.name, scope: key.scope, created_ms: this.now() })
+          .execute();
+      }
+      if (key.brandIds.length > 0) {
+        await trx
+          .insertInto('api_key_brands')
+          .values(key.brandIds.map((brandId) => ({ key_id: id, brand_id: brandId })))
+          .execute();
+      }
+    });
+  }
+
+  async findApiKeyByHash(tokenHash: string): Promise<ApiKeyRecord | undefined> {
+    const key = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'scope'])
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    if (!key) return undefined;
+    const brands = await this.db.selectFrom('api_key_brands').select('brand_id').where('key_id', '=', key.id).orderBy('brand_id').execute();
+    return { id: key.id, name: key.name, scope: key.scope as Scope, brandIds: brands.map((b) => b.brand_id) };
+  }
+
+  async countApiKeys(): Promise<number> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

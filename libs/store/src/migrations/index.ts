@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initial from './0001-initial';
+
+/** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
+const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: () => Promise.resolve(migrations),
+};

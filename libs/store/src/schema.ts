@@ -1,0 +1,88 @@
+import type { Generated } from 'kysely';
+
+/** Row types of every table; booleans are stored as 0/1 integers and times as epoch milliseconds in both dialects. */
+export interface BrandsTable {
+  id: string;
+  name: string;
+  created_ms: number;
+}
+
+export interface ChannelsTable {
+  key: string;
+  brand_id: string;
+  name: string;
+  type: string;
+  chatbot_builder: number;
+  plan_consultations: number;
+  sender_key: string;
+  created_ms: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  token_hash: string;
+  name: string;
+  scope: string;
+  created_ms: number;
+}
+
+export interface ApiKeyBrandsTable {
+  key_id: string;
+  brand_id: string;
+}
+
+export interface ChannelSeqTable {
+  channel_key: string;
+  last_seq: number;
+}
+
+export interface JournalTable {
+  channel_key: string;
+  seq: number;
+  user_key: string;
+  session_id: string;
+  kind: string;
+  text: string;
+  ts_ms: number;
+  serial: string | null;
+  deleted: Generated<number>;
+  by_bot: Generated<number>;
+  meta: string | null;
+}
+
+export interface RoomsTable {
+  channel_key: string;
+  user_key: string;
+  session_id: string;
+  state: string;
+  last_seq: number;
+  last_text: string;
+  last_kind: string;
+  last_ts_ms: number;
+  count: number;
+  end_requested_session: string | null;
+}
+
+export interface ConversationsTable {
+  channel_key: string;
+  conv_id: string;
+  user_key: string;
+  session_id: string;
+  first_seq: number;
+  last_seq: number;
+  last_text: string;
+  last_ts_ms: number;
+  count: number;
+  ended: number;
+}
+
+export interface Database {
+  brands: BrandsTable;
+  channels: ChannelsTable;
+  api_keys: ApiKeysTable;
+  api_key_brands: ApiKeyBrandsTable;
+  channel_seq: ChannelSeqTable;
+  journal: JournalTable;
+  rooms: RoomsTable;
+  conversations: ConversationsTable;
+}

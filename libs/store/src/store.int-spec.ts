@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SQLITE_FILE_NAME, Store } from './index';
+import { TEST_DIALECTS, type TestDatabase, testDatabase } from './testing';
+
+describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
+  let db: TestDatabase;
+  let store: Store;
+
+  beforeEach(async () => {
+    db = await testDatabase(dialect);
+    store = await Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl, now: () => 1_700_000_000_000 });
+    await store.directory.upsertBrand({ id: 'acme', name: 'Acme' });
+    await store.directory.upsertChannel({
+      key: 'acme-kakao',
+      brandId: 'acme',
+      name: 'Acme Kakao',
+      type: 'kakao',
+      chatbotBuilder: true,
+      planConsultations: 1000,
+      senderKey: 'a'.repeat(40),
+    });
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  it('uses the dialect it was asked for', () => {
+    expect(store.dialect).toBe(dialect);
+    expect(existsSync(join(db.dataDir, SQLITE_FILE_NAME))).toBe(dialect === 'sqlite');
+  });
+
+  it('runs its migrations once: reopening keeps the data', async () => {
+    await store.close();
+    store = await Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl });
+    expect(await store.directory.findChannel('acme-kakao')).toMatchObject({ brandId: 'acme', chatbotBuilder: true });
+  });
+
+  it('upserts channels idempotently and finds them by sender key', async () => {
+    await store.directory.upsertChannel({
+      key: 'acme-kakao',
+      brandId: 'acme',
+      name: 'Renamed',
+      type: 'kakao',
+      chatbotBuilder: false,
+      planConsultations: 5,
+      senderKey: 'a'.repeat(40),
+    });
+    expect(await store.directory.listChannels()).toEqual([
+      { key: 'acme-kakao', brandId: 'acme', name: 'Renamed', type: 'kakao', chatbotBuilder: false, planConsultations: 5, senderKey: 'a'.repeat(40) },
+    ]);
+    expect((await store.directory.findChannelBySenderKey('a'.repeat(40)))?.key).toBe('acme-kakao');
+    expect(await store.directory.findChannel('nope')).toBeUndefined();
+  });
+
+  it('stores API keys by hash and updates them when the same token is saved again', async () => {
+    await store.directory.saveApiKey({ id: 'k1', tokenHash: 'h1', name: 'ops', scope: 'Admin', brandIds: ['acme'] });
+    await store.directory.saveApiKey({ id: 'k2', tokenHash: 'h1', name: 'ops2', scope: 'BrandRead', brandIds: [] });
+    expect(await store.directory.findApiKeyByHash('h1')).toEqual({ id: 'k1', name: 'ops2', scope: 'BrandRead', brandIds: [] });
+    expect(await store.directory.findApiKeyByHash('h2')).toBeUndefined();
+    expect(await store.directory.countApiKeys()).toBe(1);
+  });
+
+  it('assigns increasing seqs per channel and keeps rooms and conversations current', async () => {
+    const items = await store.journal.append('acme-kakao', [
+      { userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 },
+      { userKey: 'u1', sessionId: '100', kind: 'message', text: 'hello', timestampUnixMs: 2 },
+    ]);
+    const [agent] = await store.journal.append('acme-kakao', [
+      { userKey: 'u1', sessionId: '100', kind: 'agent', text: 'hi!', timestampUnixMs: 3, serial: 'bw-1-x', byBot: true },
+    ]);
+    expect(items.map((i) => i.seq)).toEqual([1, 2]);
+    expect(agent).toMatchObject({ seq: 3, serial: 'bw-1-x', byBot: true, deleted: false });
+
+    const messages = await store.journal.listMessages('acme-kakao', 'u1', 2);
+    expect(messages.map((m) => [m.seq, m.kind, m.text])).toEqual([
+      [3, 'agent', 'hi!'],
+      [2, 'message', 'hello'],
+    ]);
+    expect(await store.journal.getRoom('acme-kakao', 'u1')).toMatchObject({
+      state: 'in_progress',
+      sessionId: '100',
+      lastSeq: 3,
+      lastText: 'hi!',
+      lastKind: 'agent',
+      lastTimestampUnixMs: 3,
+      count: 3,
+    });
+    expect((await store.journal.findBySerial('acme-kakao', 'bw-1-x'))?.seq).toBe(3);
+  });
+
+  it('closes the room and its conversation on ended, and opens a new one on the next reference', async () => {
+    await store.journal.append('acme-kakao', [
+      { userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 },
+      { userKey: 'u1', sessionId: '100', kind: 'message', text: 'a', timestampUnixMs: 2 },
+      { userKey: 'u1', sessionId: '100', kind: 'ended', text: 'ended', timestampUnixMs: 3 },
+    ]);
+    expect(await store.journal.listRooms('acme-kakao', { max: 10 })).toEqual([]);
+    expect((await store.journal.listRooms('acme-kakao', { max: 10, includeClosed: true }))[0]?.state).toBe('ended');
+
+    await store.journal.append('acme-kakao', [
+      { userKey: 'u1', sessionId: '200', kind: 'reference', text: '', timestampUnixMs: 4, meta: { reference: { extra: 'x' } } },
+      { userKey: 'u1', sessionId: '200', kind: 'message', text: 'b', timestampUnixMs: 5 },
+    ]);
+    const rooms = await store.journal.listRooms('acme-kakao', { max: 10 });
+    expect(rooms.map((r) => [r.userKey, r.sessionId, r.state, r.count])).toEqual([['u1', '200', 'in_progress', 5]]);
+
+    const conversations = await store.journal.listConversations('acme-kakao', { max: 10 });
+    expect(conversations.map((c) => [c.convId, c.ended, c.count, c.lastText])).toEqual([
+      ['200', false, 2, 'b'],
+      ['100', true, 3, 'ended'],
+    ]);
+    const first = await store.journal.getConversation('acme-kakao', '100');
+    expect(first?.items.map((i) => i.kind)).toEqual(['reference', 'message', 'ended']);
+    const second = await store.journal.getConversation('acme-kakao', '200');
+    expect(second?.items[0]?.meta).toEqual({ reference: { extra: 'x' } });
+    expect(await store.journal.getConversation('acme-kakao', '999')).toBeUndefined();
+  });
+
+  it('never repeats a seq under concurrent appends', async () => {
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      store.journal.append('acme-kakao', [{ userKey: `u${i % 4}`, sessionId: '1', kind: 'message', text: `m${i}`, timestampUnixMs: i }]),
+    );
+    const seqs = (await Promise.all(writes)).flat().map((i) => i.seq);
+    expect(new Set(seqs).size).toBe(40);
+    expect(Math.max(...seqs)).toBe(40);
+    expect(await store.journal.lastSeq('acme-kakao')).toBe(40);
+  });
+
+  it('remembers an end the service asked for until the next consultation', async () => {
+    await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 }]);
+    await store.journal.markEndRequested('acme-kakao', 'u1', '100');
+    expect((await store.journal.getRoom('acme-kakao', 'u1'))?.endRequestedSession).toBe('100');
+    await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '101', kind: 'reference', text: '', timestampUnixMs: 2 }]);
+    expect((await store.journal.getRoom('acme-kakao', 'u1'))?.endRequestedSession).toBeNull();
+  });
+});

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import { DirectoryRepo } from './directory-repo';
+import { JournalRepo } from './journal-repo';
+import { type Dialect, type StoreOptions, openDatabase } from './open-store';
+import type { Database } from './schema';
+
+/** The service's storage: one query layer over the embedded SQLite file or a shared PostgreSQL database. */
+export class Store {
+  readonly directory: DirectoryRepo;
+  readonly journal: JournalRepo;
+
+  private constructor(
+    private readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
+    now: () => number,
+  ) {
+    this.directory = new DirectoryRepo(db, now);
+    this.journal = new JournalRepo(db);
+  }
+
+  static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {
+    const { db, dialect } = await openDatabase(options);
+    return new Store(db, dialect, options.now ?? Date.now);
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

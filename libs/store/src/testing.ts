@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+/** The machine's PostgreSQL used by tests (trust auth); override with TEST_DATABASE_URL. */
+export const TEST_POSTGRES_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestDatabase {
+  /** Pass as `databaseUrl`; undefined selects SQLite in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh SQLite folder. */
+export function sqliteTestDatabase(): TestDatabase {
+  const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-test-'));
+  return { databaseUrl: undefined, dataDir, drop: () => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })) };
+}
+
+/** A fresh schema in the test PostgreSQL database, selected through the connection's search_path. */
+export async function postgresTestDatabase(): Promise<TestDatabase> {
+  const schema = `bw_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-test-'));
+  return {
+    databaseUrl: url.toString(),
+    dataDir,
+    drop: async () => {
+      const client = new Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA ${schema} CASCADE`);
+      await client.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestDialect = 'sqlite' | 'postgres';
+export const TEST_DIALECTS: readonly TestDialect[] = ['sqlite', 'postgres'];
+
+export function testDatabase(dialect: TestDialect): Promise<TestDatabase> {
+  return dialect === 'sqlite' ? Promise.resolve(sqliteTestDatabase()) : postgresTestDatabase();
+}
