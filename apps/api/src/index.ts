@@ -1,1 +1,1 @@
-export const placeholder = 'api';
+export {};

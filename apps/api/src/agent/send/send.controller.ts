@@ -1,0 +1,22 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
+import { RequiresScope } from '../../common/auth/route-access';
+import { SendResponseDto } from './dto/send-response.dto';
+import { SendTextDto } from './dto/send-text.dto';
+import { SendService } from './send.service';
+
+@ApiTags('outbound')
+@Controller('api/agent/send')
+export class SendController {
+  constructor(private readonly sends: SendService) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequiresScope('BrandWrite')
+  @ApiOperation({ summary: 'Send a text message to a customer' })
+  @ApiOkResponse({ type: SendResponseDto, description: 'ok:false with the messenger code (e.g. -502) when the messenger rejects' })
+  sendText(@CurrentPrincipal() principal: Principal, @Body() dto: SendTextDto): Promise<SendResponseDto> {
+    return this.sends.sendText(principal, dto);
+  }
+}

@@ -1,0 +1,143 @@
+import { isSerial } from '@brandwire/domain';
+import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
+
+interface SendReply {
+  ok: boolean;
+  code: string;
+  message: string | null;
+  serial: string;
+}
+
+interface MessagesReply {
+  ok: boolean;
+  brand: string;
+  userKey: string;
+  messages: Array<{ seq: number; kind: string; text: string; serial?: string; sessionId: string; timestampUnixMs: number; deleted?: boolean }>;
+}
+
+describe('POST /api/agent/send', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('delivers the text to the customer, answers with a serial and journals an agent item', async () => {
+    await h.customerWrites('alice', { text: 'Hi, is my order shipped?' });
+    const reply = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'alice', text: 'Yes, it left today.' });
+
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ok: true, code: '0', message: null, serial: expect.any(String) });
+    expect(isSerial(reply.body.serial)).toBe(true);
+
+    const chat = await h.customerChat('alice');
+    expect(chat.map((b) => [b.from, b.text])).toEqual([
+      ['customer', 'Hi, is my order shipped?'],
+      ['agent', 'Yes, it left today.'],
+    ]);
+    expect(chat[1]?.serial).toBe(reply.body.serial);
+
+    const messages = await h.get<MessagesReply>('/api/agent/rooms/alice/messages?brand=acme-kakao');
+    expect(messages.status).toBe(200);
+    expect(messages.body.messages.map((m) => [m.kind, m.text])).toEqual([
+      ['agent', 'Yes, it left today.'],
+      ['message', 'Hi, is my order shipped?'],
+      ['reference', 'Consultation started'],
+    ]);
+    const [agent, message] = messages.body.messages;
+    expect(agent?.serial).toBe(reply.body.serial);
+    expect(agent?.sessionId).toBe(message?.sessionId);
+    expect(message).not.toHaveProperty('serial');
+    expect(agent).not.toHaveProperty('deleted');
+  });
+
+  it('gives each send its own increasing serial', async () => {
+    await h.customerWrites('bob', { text: 'hello' });
+    const serials: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      serials.push((await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'bob', text: `n${i}` })).body.serial);
+    }
+    expect(new Set(serials).size).toBe(5);
+    expect([...serials].sort()).toEqual(serials);
+  });
+
+  it('passes a rejection for a customer without a consultation through as HTTP 200, ok:false, -502, with the serial', async () => {
+    const reply = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'nobody', text: 'hello?' });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ ok: false, code: '-502', message: expect.stringContaining('InvalidSession') });
+    expect(isSerial(reply.body.serial)).toBe(true);
+    const messages = await h.get<MessagesReply>('/api/agent/rooms/nobody/messages?brand=acme-kakao');
+    expect(messages.body.messages).toEqual([]);
+  });
+
+  it('refuses to send after the customer left the chat (-502) and lets a new message start a new consultation', async () => {
+    await h.customerWrites('carol', { text: 'bye soon' });
+    const left = await h.post<{ ok: boolean; seq: number }>('/sandbox/customers/carol/end', { brandKey: 'acme-kakao' });
+    expect(left.body.ok).toBe(true);
+
+    const refused = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'carol', text: 'still there?' });
+    expect(refused.body).toMatchObject({ ok: false, code: '-502' });
+
+    await h.customerWrites('carol', { text: 'back again' });
+    const accepted = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'carol', text: 'welcome back' });
+    expect(accepted.body.ok).toBe(true);
+
+    const kinds = (await h.get<MessagesReply>('/api/agent/rooms/carol/messages?brand=acme-kakao')).body.messages.map((m) => m.kind);
+    expect(kinds).toEqual(['agent', 'message', 'reference', 'ended', 'message', 'reference']);
+  });
+
+  it('passes the messenger length limit through (-506) and delivers nothing', async () => {
+    await h.customerWrites('dave', { text: 'long one please' });
+    const reply = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dave', text: 'x'.repeat(1001) });
+    expect(reply.body).toMatchObject({ ok: false, code: '-506' });
+    expect((await h.customerChat('dave')).filter((b) => b.from === 'agent')).toEqual([]);
+    const exact = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dave', text: 'y'.repeat(1000) });
+    expect(exact.body.ok).toBe(true);
+  });
+
+  it('passes an empty text through as the messenger malformed-message code (-510)', async () => {
+    await h.customerWrites('erin', { text: 'hey' });
+    const reply = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'erin', text: '' });
+    expect(reply.body).toMatchObject({ ok: false, code: '-510' });
+  });
+
+  it.each([
+    ['a missing text', { brandKey: 'acme-kakao', userKey: 'x' }, 'text'],
+    ['a missing userKey', { brandKey: 'acme-kakao', text: 'x' }, 'userKey'],
+    ['a missing brandKey', { userKey: 'x', text: 'x' }, 'brandKey'],
+    ['a number as userKey', { brandKey: 'acme-kakao', userKey: 5, text: 'x' }, 'userKey'],
+    ['an object as text', { brandKey: 'acme-kakao', userKey: 'x', text: { a: 1 } }, 'text'],
+    ['an unknown field', { brandKey: 'acme-kakao', userKey: 'x', text: 'x', colour: 'red' }, 'colour'],
+  ])('answers %s with 400 BAD_REQUEST naming the field', async (_, body, field) => {
+    const reply = await h.post('/api/agent/send', body);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining(field) });
+  });
+
+  it('answers malformed JSON with 400 BAD_REQUEST in the envelope', async () => {
+    const reply = await h.request('POST', '/api/agent/send', { rawBody: '{"brandKey": "acme-kakao",', token: TOKENS.writer });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'the request body is not valid JSON' });
+  });
+
+  it('answers a JSON array body with 400', async () => {
+    const reply = await h.request('POST', '/api/agent/send', { rawBody: '[1,2]' });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+  });
+
+  it('answers an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {
+    const reply = await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'x', text: 'z'.repeat(1_100_000) });
+    expect(reply.status).toBe(413);
+    expect(reply.body).toMatchObject({ ok: false, code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers an unknown brandKey with 404 UNKNOWN_BRAND naming the field', async () => {
+    const reply = await h.post('/api/agent/send', { brandKey: 'no-such-channel', userKey: 'x', text: 'x' });
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual({ ok: false, code: 'UNKNOWN_BRAND', message: expect.stringContaining('brandKey "no-such-channel"') });
+  });
+});

@@ -1,0 +1,45 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { SendModule } from '../agent/send/send.module';
+import { CallbacksModule } from '../callbacks/callbacks.module';
+import { ApiKeysService } from '../common/auth/api-keys.service';
+import { AuthGuard } from '../common/auth/auth.guard';
+import { BrandAccessService } from '../common/auth/brand-access.service';
+import { HealthController } from '../health/health.controller';
+import { MeController } from '../me/me.controller';
+import { RetrievalModule } from '../retrieval/retrieval.module';
+import { SandboxModule } from '../sandbox/sandbox.module';
+import type { Runtime } from './runtime';
+import { CLOCK, CONFIG, MESSENGER, SANDBOX, SERIALS, STORE } from './tokens';
+
+/** The ports and the auth services every feature module uses. */
+@Global()
+@Module({})
+class CoreModule {
+  static forRuntime(runtime: Runtime): DynamicModule {
+    const ports = [
+      { provide: CONFIG, useValue: runtime.config },
+      { provide: STORE, useValue: runtime.store },
+      { provide: CLOCK, useValue: runtime.clock },
+      { provide: MESSENGER, useValue: runtime.messenger },
+      { provide: SERIALS, useValue: runtime.serials },
+      { provide: SANDBOX, useValue: runtime.sandbox },
+    ];
+    return {
+      module: CoreModule,
+      providers: [...ports, ApiKeysService, BrandAccessService, { provide: APP_GUARD, useClass: AuthGuard }],
+      exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService],
+    };
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRuntime(runtime: Runtime): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [CoreModule.forRuntime(runtime), SendModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
+      controllers: [HealthController, MeController],
+    };
+  }
+}

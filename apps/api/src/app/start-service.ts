@@ -1,0 +1,92 @@
+import { readFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { SerialGenerator } from '@brandwire/domain';
+import { Store } from '@brandwire/store';
+import { ShiftableClock } from '@brandwire/upstream';
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { EnvelopeFilter } from '../common/errors/envelope.filter';
+import { jsonBodyParser } from '../common/http/body-parsing';
+import { validationPipe } from '../common/http/validation';
+import type { Config } from '../config/config';
+import { mountOpenApi } from '../docs/openapi';
+import { type DemoKeys, applySeed, createDemoIfEmpty } from '../seed/apply-seed';
+import { parseSeed } from '../seed/seed-file';
+import { AppModule } from './app.module';
+import { LoggingModule } from './logging';
+import type { Runtime } from './runtime';
+import { linkUpstream } from './upstream-link';
+
+export interface RunningService {
+  url: string;
+  runtime: Runtime;
+  app: INestApplication;
+  /** the demo keys, only on the first start without a seed */
+  demoKeys: DemoKeys | undefined;
+  close(): Promise<void>;
+}
+
+async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ store: Store; demoKeys: DemoKeys | undefined }> {
+  const store = await Store.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, now: () => clock.now() });
+  try {
+    if (config.seedFile) {
+      await applySeed(store, parseSeed(await readFile(config.seedFile, 'utf8'), config.seedFile));
+      return { store, demoKeys: undefined };
+    }
+    return { store, demoKeys: await createDemoIfEmpty(store) };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Opens storage, links the messenger, and serves the API until closed. */
+export async function startService(config: Config): Promise<RunningService> {
+  const clock = new ShiftableClock();
+  const { store, demoKeys } = await prepareStore(config, clock);
+  const upstream = await linkUpstream(config, clock);
+  const runtime: Runtime = {
+    config,
+    store,
+    clock,
+    messenger: upstream.messenger,
+    serials: new SerialGenerator(() => clock.now(), Math.random),
+    sandbox: upstream.sandbox,
+  };
+  const app = await NestFactory.create<NestExpressApplication>(
+    { module: class BrandwireModule {}, imports: [LoggingModule.forConfig(config), AppModule.forRuntime(runtime)] },
+    { bodyParser: false, bufferLogs: true, abortOnError: false },
+  );
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(jsonBodyParser(config.jsonBodyLimit));
+  app.useGlobalFilters(new EnvelopeFilter());
+  app.useGlobalPipes(validationPipe());
+  mountOpenApi(app);
+  await app.listen(config.port, config.host);
+
+  const address = app.getHttpServer().address() as AddressInfo;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
+  if (upstream.sandbox) {
+    const { control } = upstream.sandbox;
+    await control.setPartner({ callbackUrl: `${config.publicUrl ?? url}/upstream` });
+    for (const channel of await store.directory.listChannels()) {
+      await control.setChannel(channel.senderKey, { type: channel.type, chatbotBuilder: channel.chatbotBuilder });
+    }
+  }
+
+  return {
+    url,
+    runtime,
+    app,
+    demoKeys,
+    close: async () => {
+      await app.close();
+      await upstream.close();
+      await store.close();
+    },
+  };
+}

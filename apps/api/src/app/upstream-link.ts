@@ -1,0 +1,45 @@
+import { HttpMessengerClient, SandboxControlClient, type ShiftableClock, startSandboxMessenger } from '@brandwire/upstream';
+import type { Config } from '../config/config';
+import type { SandboxLink } from '../sandbox/sandbox-link';
+
+export interface UpstreamLink {
+  messenger: HttpMessengerClient;
+  sandbox: SandboxLink | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to the messenger: the sandbox messenger started in this process (talked to over real HTTP on
+ * loopback, sharing the clock) unless UPSTREAM_URL names another one. A separately running sandbox is
+ * recognised by its control API and its clock is adopted.
+ */
+export async function linkUpstream(config: Config, clock: ShiftableClock): Promise<UpstreamLink> {
+  const embedded = config.upstreamUrl
+    ? undefined
+    : await startSandboxMessenger({ host: '127.0.0.1', port: 0, partnerKey: config.upstreamPartnerKey, clock, attachmentHost: config.attachmentHost });
+  const baseUrl = embedded?.url ?? (config.upstreamUrl as string);
+  const options = { baseUrl, partnerKey: config.upstreamPartnerKey };
+  const messenger = new HttpMessengerClient(options);
+  let sandbox: SandboxLink | undefined;
+  const control = new SandboxControlClient(options);
+  if (embedded) {
+    sandbox = { control, sharesClock: true };
+  } else {
+    const info = await control.info().catch(() => undefined);
+    if (info?.sandbox === true) {
+      clock.setOffset(info.now - Date.now());
+      sandbox = { control, sharesClock: false };
+    } else {
+      control.close();
+    }
+  }
+  return {
+    messenger,
+    sandbox,
+    close: async () => {
+      messenger.close();
+      sandbox?.control.close();
+      await embedded?.close();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { fail } from '../common/errors/envelope';
+
+/**
+ * Lenient readers for the messenger's callback bodies: unknown fields are ignored (the messenger may add
+ * some), missing or mistyped required ones are a `BAD_REQUEST` naming the field.
+ */
+export type CallbackBody = Record<string, unknown>;
+
+export function asBody(body: unknown): CallbackBody {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw fail('BAD_REQUEST', 'the callback body must be a JSON object');
+  return body as CallbackBody;
+}
+
+export function requiredString(body: CallbackBody, field: string): string {
+  const value = body[field];
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value !== 'string' || value === '') throw fail('BAD_REQUEST', `${field} must be a non-empty string`);
+  return value;
+}
+
+export function optionalString(body: CallbackBody, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw fail('BAD_REQUEST', `${field} must be a string`);
+  return value;
+}
+
+export function timeOf(body: CallbackBody, fallback: number): number {
+  const value = body['time'];
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw fail('BAD_REQUEST', 'time must be epoch milliseconds');
+  return value;
+}
+
+export function objectOrNull(body: CallbackBody, field: string): Record<string, unknown> | null {
+  const value = body[field];
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw fail('BAD_REQUEST', `${field} must be an object or null`);
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,79 @@
+import type { JournalKind } from '@brandwire/domain';
+import type { ChannelRecord, Store } from '@brandwire/store';
+import type { ShiftableClock } from '@brandwire/upstream';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, STORE } from '../app/tokens';
+import { BrandAccessService } from '../common/auth/brand-access.service';
+import { fail } from '../common/errors/envelope';
+import { JournalWriter } from '../journal/journal-writer.service';
+import { type CallbackBody, objectOrNull, optionalString, requiredString, timeOf } from './callback-body';
+import { messageText } from './message-text';
+
+export interface CallbackAck {
+  ok: true;
+  seq: number;
+}
+
+const END_TEXT: Record<string, string> = {
+  agent_end: 'Consultation ended by the agent',
+  bot: 'Consultation handed off to the bot',
+  block: 'Consultation ended: customer blocked',
+  customer_left: 'Consultation ended by the customer',
+};
+
+/** Turns the messenger's callbacks into journal items. */
+@Injectable()
+export class CallbacksService {
+  constructor(
+    private readonly access: BrandAccessService,
+    private readonly journal: JournalWriter,
+    @Inject(STORE) private readonly store: Store,
+    @Inject(CLOCK) private readonly clock: ShiftableClock,
+  ) {}
+
+  async message(body: CallbackBody): Promise<CallbackAck> {
+    const channel = await this.channelOf(body);
+    return this.record(channel, body, 'message', messageText(body));
+  }
+
+  async reference(body: CallbackBody): Promise<CallbackAck> {
+    const channel = await this.channelOf(body);
+    const meta = { reference: objectOrNull(body, 'reference') ?? {}, lastReference: objectOrNull(body, 'last_reference'), appUserId: optionalString(body, 'app_user_id') ?? null };
+    return this.record(channel, body, 'reference', 'Consultation started', meta);
+  }
+
+  /** The messenger reports every end the same way; the service tells an end it asked for from an expiry. */
+  async sessionOver(body: CallbackBody): Promise<CallbackAck> {
+    const channel = await this.channelOf(body);
+    const userKey = requiredString(body, 'user_key');
+    const sessionId = requiredString(body, 'session_id');
+    const reason = optionalString(body, 'reason');
+    const room = await this.store.journal.getRoom(channel.key, userKey);
+    const askedToEnd = room?.endRequestedSession === sessionId;
+    const kind: JournalKind = reason === 'expired' || (reason === undefined && !askedToEnd) ? 'expired' : 'ended';
+    const text = kind === 'expired' ? 'Session expired' : (END_TEXT[reason ?? 'agent_end'] ?? 'Consultation ended');
+    return this.record(channel, body, kind, text, reason ? { reason } : null);
+  }
+
+  private async record(channel: ChannelRecord, body: CallbackBody, kind: JournalKind, text: string, meta: Record<string, unknown> | null = null): Promise<CallbackAck> {
+    const [item] = await this.journal.append(channel.key, [
+      {
+        userKey: requiredString(body, 'user_key'),
+        sessionId: requiredString(body, 'session_id'),
+        kind,
+        text,
+        timestampUnixMs: timeOf(body, this.clock.now()),
+        meta,
+      },
+    ]);
+    if (!item) throw new Error('journal append returned no item');
+    return { ok: true, seq: item.seq };
+  }
+
+  private async channelOf(body: CallbackBody): Promise<ChannelRecord> {
+    const senderKey = requiredString(body, 'sender_key');
+    const channel = await this.access.findBySenderKey(senderKey);
+    if (!channel) throw fail('UNKNOWN_BRAND', `sender_key ${senderKey} is not a channel of this service`);
+    return channel;
+  }
+}

@@ -1,0 +1,37 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Store } from '@brandwire/store';
+import { STORE } from '../../app/tokens';
+import type { Principal } from './principal';
+
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX = 10_000;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** A new bearer token: `bw_` and 32 random base62-ish characters (192 bits). */
+export function newToken(): string {
+  return `bw_${randomBytes(24).toString('base64url')}`;
+}
+
+/** Finds the key behind a bearer token; tokens are stored only as SHA-256 hashes. Lookups are cached briefly. */
+@Injectable()
+export class ApiKeysService {
+  private readonly cache = new Map<string, { principal: Principal | undefined; until: number }>();
+
+  constructor(@Inject(STORE) private readonly store: Store) {}
+
+  async authenticate(token: string): Promise<Principal | undefined> {
+    const hash = hashToken(token);
+    const now = Date.now();
+    const cached = this.cache.get(hash);
+    if (cached && cached.until > now) return cached.principal;
+    const key = await this.store.directory.findApiKeyByHash(hash);
+    const principal = key && { keyId: key.id, name: key.name, scope: key.scope, brandIds: key.brandIds };
+    if (this.cache.size >= CACHE_MAX) this.cache.clear();
+    this.cache.set(hash, { principal, until: now + CACHE_TTL_MS });
+    return principal;
+  }
+}

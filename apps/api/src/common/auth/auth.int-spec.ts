@@ -1,0 +1,130 @@
+import { ModulesContainer, Reflector } from '@nestjs/core';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
+import { ROUTE_ACCESS, type RouteAccess } from './route-access';
+
+describe('authentication and scopes', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  const send = { brandKey: 'acme-kakao', userKey: 'u1', text: 'hi' };
+
+  it('declares an access rule on every route (deny by default)', () => {
+    const reflector = h.service.app.get(Reflector);
+    const routes: string[] = [];
+    const undeclared: string[] = [];
+    for (const module of h.service.app.get(ModulesContainer).values()) {
+      for (const wrapper of module.controllers.values()) {
+        const controller = wrapper.metatype as (new (...args: never[]) => unknown) | null;
+        if (!controller) continue;
+        const prototype = controller.prototype as Record<string, unknown>;
+        for (const name of Object.getOwnPropertyNames(prototype)) {
+          const handler = prototype[name];
+          if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+          const route = `${controller.name}.${name} ${String(Reflect.getMetadata(PATH_METADATA, handler))}`;
+          routes.push(route);
+          const access = reflector.getAllAndOverride<RouteAccess | undefined>(ROUTE_ACCESS, [handler, controller]);
+          if (!access) undeclared.push(route);
+        }
+      }
+    }
+    expect(routes.length).toBeGreaterThan(8);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('refuses a request without Authorization with 401 UNAUTHORIZED', async () => {
+    const reply = await h.post('/api/agent/send', send, null);
+    expect(reply.status).toBe(401);
+    expect(reply.body).toEqual({ ok: false, code: 'UNAUTHORIZED', message: expect.stringContaining('Authorization') });
+  });
+
+  it('refuses an unknown key with 401 UNAUTHORIZED', async () => {
+    const reply = await h.post('/api/agent/send', send, 'not-a-key-of-ours-000000');
+    expect(reply.status).toBe(401);
+    expect(reply.body).toEqual({ ok: false, code: 'UNAUTHORIZED', message: 'unknown key' });
+  });
+
+  it('refuses a header that is not a bearer key with 401', async () => {
+    const reply = await h.request('POST', '/api/agent/send', { body: send, token: null, headers: { authorization: `Basic ${TOKENS.writer}` } });
+    expect(reply.status).toBe(401);
+    expect(reply.body).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });
+  });
+
+  it('refuses a BrandRead key on a send with 403 FORBIDDEN saying which scope is needed', async () => {
+    const reply = await h.post('/api/agent/send', send, TOKENS.reader);
+    expect(reply.status).toBe(403);
+    expect(reply.body).toEqual({ ok: false, code: 'FORBIDDEN', message: expect.stringMatching(/scope BrandRead.*needs BrandWrite/) });
+  });
+
+  it('refuses a key of another brand with 403 FORBIDDEN naming the brand key', async () => {
+    const reply = await h.post('/api/agent/send', send, TOKENS.otherBrand);
+    expect(reply.status).toBe(403);
+    expect(reply.body).toEqual({ ok: false, code: 'FORBIDDEN', message: expect.stringContaining('brandKey "acme-kakao"') });
+    const read = await h.get('/api/agent/rooms?brand=acme-kakao', TOKENS.otherBrand);
+    expect(read.status).toBe(403);
+    expect(read.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('brand "acme-kakao"') });
+  });
+
+  it('lets BrandRead, BrandWrite and Admin keys read', async () => {
+    for (const token of [TOKENS.reader, TOKENS.writer, TOKENS.admin]) {
+      expect((await h.get('/api/agent/rooms?brand=acme-kakao', token)).status).toBe(200);
+    }
+  });
+
+  it('refuses the upstream callbacks without the partner key', async () => {
+    const reply = await h.post('/upstream/message', { sender_key: 'x', user_key: 'u', session_id: '1', type: 'text', contents: ['hi'] }, null);
+    expect(reply.status).toBe(401);
+    expect(reply.body).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });
+  });
+
+  it('answers an unknown route with 404 NO_ROUTE in the envelope', async () => {
+    const reply = await h.get('/api/agent/nothing-here');
+    expect(reply.status).toBe(404);
+    expect(reply.body).toMatchObject({ ok: false, code: 'NO_ROUTE' });
+  });
+
+  it('stores keys only as hashes', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const files = readdirSync(h.dataDir).filter((f) => f.startsWith('brandwire.db'));
+    expect(files).toContain('brandwire.db');
+    for (const f of files) expect(readFileSync(join(h.dataDir, f)).includes(TOKENS.writer)).toBe(false);
+  });
+});
+
+describe('GET /api/agent/me', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it("shows the key's name, scope, and the brands it was given with their channel keys", async () => {
+    const reply = await h.get('/api/agent/me', TOKENS.writer);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      ok: true,
+      name: 'agent',
+      scope: 'BrandWrite',
+      brands: [
+        {
+          id: 'acme',
+          name: 'Acme',
+          channels: [
+            { key: 'acme-kakao', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, plan: { consultations: 1000 } },
+            { key: 'acme-naver', name: 'Acme Naver', type: 'naver', chatbotBuilder: false, plan: { consultations: 1000 } },
+          ],
+        },
+      ],
+    });
+  });
+});

@@ -1,0 +1,55 @@
+import { DomainError } from '@brandwire/domain';
+import { UpstreamUnavailableError } from '@brandwire/upstream';
+import { HttpException } from '@nestjs/common';
+import { type ErrorReply, errorReply } from './envelope';
+
+interface BodyParserError {
+  type?: string;
+  status?: number;
+  limit?: number;
+}
+
+function fromBodyParser(error: BodyParserError): ErrorReply | undefined {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return errorReply('BAD_REQUEST', 'the request body is not valid JSON');
+    case 'entity.too.large':
+      return errorReply('PAYLOAD_TOO_LARGE', `the request body is larger than the limit of ${error.limit ?? 'the service'} bytes`);
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return errorReply('UNSUPPORTED_MEDIA_TYPE', 'the request body has an unsupported encoding or charset');
+    case 'request.aborted':
+      return errorReply('BAD_REQUEST', 'the request was aborted before its body arrived');
+    default:
+      return undefined;
+  }
+}
+
+function fromHttpException(error: HttpException): ErrorReply {
+  const status = error.getStatus();
+  switch (status) {
+    case 404:
+      return errorReply('NO_ROUTE', error.message);
+    case 413:
+      return errorReply('PAYLOAD_TOO_LARGE', error.message);
+    case 415:
+      return errorReply('UNSUPPORTED_MEDIA_TYPE', error.message);
+    case 401:
+      return errorReply('UNAUTHORIZED', error.message);
+    case 403:
+      return errorReply('FORBIDDEN', error.message);
+    case 429:
+      return errorReply('RATE_LIMITED', error.message);
+    default:
+      return status >= 500 ? errorReply('INTERNAL', 'internal error') : errorReply('BAD_REQUEST', error.message);
+  }
+}
+
+/** Turns anything thrown while serving a request into the envelope and its status; undefined means a bug (500). */
+export function toErrorReply(error: unknown): ErrorReply | undefined {
+  if (error instanceof DomainError) return errorReply(error.code, error.message);
+  if (error instanceof UpstreamUnavailableError) return errorReply('UPSTREAM_UNAVAILABLE', `the messenger could not be reached: ${error.message}`);
+  if (error instanceof HttpException) return fromHttpException(error);
+  if (typeof error === 'object' && error !== null) return fromBodyParser(error as BodyParserError);
+  return undefined;
+}

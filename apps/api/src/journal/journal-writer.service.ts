@@ -1,0 +1,13 @@
+import type { JournalItem, NewJournalItem, Store } from '@brandwire/store';
+import { Inject, Injectable } from '@nestjs/common';
+import { STORE } from '../app/tokens';
+
+/** The one way events enter the journal; each call is one transaction. */
+@Injectable()
+export class JournalWriter {
+  constructor(@Inject(STORE) private readonly store: Store) {}
+
+  append(channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
+    return this.store.journal.append(channelKey, items);
+  }
+}

@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config/config';
+import { startService } from './app/start-service';
+import { SeedError } from './seed/seed-file';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const service = await startService(config);
+  const { demoKeys, runtime } = service;
+  const lines = [
+    `Brandwire listening on ${service.url}`,
+    `  storage: ${runtime.store.dialect}${runtime.store.dialect === 'sqlite' ? ` (${config.dataDir})` : ''}`,
+    `  messenger: ${config.upstreamUrl ?? 'sandbox messenger in this process'}`,
+    `  API documentation: ${service.url}/api/docs`,
+  ];
+  if (demoKeys) {
+    lines.push(
+      '',
+      'Created the demo brand "demo" with the Kakao channel "demo-kakao". These keys are shown only this once:',
+      `  Admin key:      ${demoKeys.admin}`,
+      `  BrandWrite key: ${demoKeys.agent}`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`${signal}: closing\n`);
+    service.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`error while closing: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  const known = error instanceof ConfigError || error instanceof SeedError;
+  process.stderr.write(`brandwire: ${known ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

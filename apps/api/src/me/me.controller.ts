@@ -1,0 +1,60 @@
+import { SCOPES, type Scope } from '@brandwire/domain';
+import type { Store } from '@brandwire/store';
+import { Controller, Get, Inject } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { STORE } from '../app/tokens';
+import { CurrentPrincipal, type Principal } from '../common/auth/principal';
+import { RequiresScope } from '../common/auth/route-access';
+
+class PlanDto {
+  @ApiProperty({ description: 'consultations the plan allows' }) consultations!: number;
+}
+
+class ChannelDto {
+  @ApiProperty({ description: 'the brand key used as brandKey / brand / --channel' }) key!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ example: 'kakao' }) type!: string;
+  @ApiProperty() chatbotBuilder!: boolean;
+  @ApiProperty({ type: PlanDto }) plan!: PlanDto;
+}
+
+class BrandDto {
+  @ApiProperty() id!: string;
+  @ApiProperty() name!: string;
+  @ApiProperty({ type: [ChannelDto] }) channels!: ChannelDto[];
+}
+
+class MeResponseDto {
+  @ApiProperty() ok!: true;
+  @ApiProperty({ description: "the key's name" }) name!: string;
+  @ApiProperty({ enum: SCOPES }) scope!: Scope;
+  @ApiProperty({ type: [BrandDto] }) brands!: BrandDto[];
+}
+
+@ApiTags('account')
+@Controller('api/agent/me')
+export class MeController {
+  constructor(@Inject(STORE) private readonly store: Store) {}
+
+  @Get()
+  @RequiresScope('BrandRead')
+  @ApiOperation({ summary: 'The key itself and the brands and channels it may use' })
+  @ApiOkResponse({ type: MeResponseDto })
+  async me(@CurrentPrincipal() principal: Principal): Promise<MeResponseDto> {
+    const [brands, channels] = await Promise.all([this.store.directory.listBrands(), this.store.directory.listChannels()]);
+    return {
+      ok: true,
+      name: principal.name,
+      scope: principal.scope,
+      brands: brands
+        .filter((b) => principal.brandIds.includes(b.id))
+        .map((b) => ({
+          id: b.id,
+          name: b.name,
+          channels: channels
+            .filter((c) => c.brandId === b.id)
+            .map((c) => ({ key: c.key, name: c.name, type: c.type, chatbotBuilder: c.chatbotBuilder, plan: { consultations: c.planConsultations } })),
+        })),
+    };
+  }
+}

@@ -1,0 +1,67 @@
+import { MAX_MESSAGES_DEFAULT, MAX_MESSAGES_LIMIT } from '@brandwire/domain';
+import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export const ROOMS_MAX_DEFAULT = 100;
+export const ROOMS_MAX_LIMIT = 1000;
+export const CONVERSATIONS_MAX_DEFAULT = 100;
+export const CONVERSATIONS_MAX_LIMIT = 1000;
+
+export class BrandQueryDto {
+  @ApiProperty({ description: 'brand key of the channel', example: 'acme-kakao' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  brand!: string;
+}
+
+export class MessagesQueryDto extends BrandQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_MESSAGES_LIMIT, default: MAX_MESSAGES_DEFAULT })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(MAX_MESSAGES_LIMIT)
+  max?: number;
+}
+
+export class RoomsQueryDto extends BrandQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: ROOMS_MAX_LIMIT, default: ROOMS_MAX_DEFAULT })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(ROOMS_MAX_LIMIT)
+  max?: number;
+}
+
+export class ConversationsQueryDto {
+  @ApiPropertyOptional({ description: 'brand key; omitted lists every channel the key may read', example: 'acme-kakao' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  brand?: string;
+
+  @ApiPropertyOptional({ description: 'only this customer' })
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  userKey?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: CONVERSATIONS_MAX_LIMIT, default: CONVERSATIONS_MAX_DEFAULT, description: 'per channel, most recent first' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(CONVERSATIONS_MAX_LIMIT)
+  max?: number;
+}
+
+export class ConversationQueryDto extends BrandQueryDto {
+  @ApiProperty({ description: 'conversation id from the conversation list' })
+  @IsString()
+  @IsNotEmpty()
+  convId!: string;
+}

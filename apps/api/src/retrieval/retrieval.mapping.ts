@@ -1,0 +1,47 @@
+import { isoWithOffset, lineRoleOf } from '@brandwire/domain';
+import type { ConversationRecord, JournalItem, RoomRecord } from '@brandwire/store';
+import type { ConversationLineDto, ConversationSummaryDto, MessageItemDto, RoomSummaryDto } from './dto/retrieval-response.dto';
+
+/** Journal records in the spec's retrieval shapes. */
+export function toMessageItem(item: JournalItem): MessageItemDto {
+  const dto: MessageItemDto = {
+    seq: item.seq,
+    userKey: item.userKey,
+    sessionId: item.sessionId,
+    kind: item.kind,
+    text: item.text,
+    timestampUnixMs: item.timestampUnixMs,
+  };
+  if (item.serial !== null && (item.kind === 'agent' || item.kind === 'deleted')) dto.serial = item.serial;
+  if (item.deleted && item.kind === 'agent') dto.deleted = true;
+  return dto;
+}
+
+export function toRoomSummary(room: RoomRecord): RoomSummaryDto {
+  return {
+    userKey: room.userKey,
+    lastSeq: room.lastSeq,
+    lastText: room.lastText,
+    lastKind: room.lastKind,
+    lastTimestampUnixMs: room.lastTimestampUnixMs,
+    count: room.count,
+    ended: room.state !== 'in_progress',
+  };
+}
+
+export function toConversationSummary(c: ConversationRecord, timeZone: string): ConversationSummaryDto {
+  return {
+    convId: c.convId,
+    userKey: c.userKey,
+    seq: c.lastSeq,
+    sessionId: c.sessionId,
+    ended: c.ended,
+    lastActivity: isoWithOffset(c.lastTimestampUnixMs, timeZone),
+    last: c.lastText,
+    count: c.count,
+  };
+}
+
+export function toLine(item: JournalItem, timeZone: string): ConversationLineDto {
+  return { role: lineRoleOf(item.kind, item.byBot), text: item.text, at: isoWithOffset(item.timestampUnixMs, timeZone) };
+}

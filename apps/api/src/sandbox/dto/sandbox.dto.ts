@@ -1,0 +1,52 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+
+const ATTACHMENT_TYPES = ['photo', 'video', 'audio', 'file'] as const;
+
+export class SandboxAttachmentDto {
+  @ApiProperty({ enum: ATTACHMENT_TYPES })
+  @IsIn(ATTACHMENT_TYPES)
+  type!: (typeof ATTACHMENT_TYPES)[number];
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  caption?: string;
+}
+
+export class SandboxBrandDto {
+  @ApiProperty({ example: 'acme-kakao' })
+  @IsString()
+  @IsNotEmpty()
+  brandKey!: string;
+}
+
+export class CustomerWritesDto extends SandboxBrandDto {
+  @ApiPropertyOptional({ description: 'what the customer types' })
+  @IsOptional()
+  @IsString()
+  text?: string;
+
+  @ApiPropertyOptional({ type: [SandboxAttachmentDto], description: 'photos, videos, voice messages or files the customer sends' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(30)
+  @ValidateNested({ each: true })
+  @Type(() => SandboxAttachmentDto)
+  attachments?: SandboxAttachmentDto[];
+
+  @ApiPropertyOptional({ description: 'meta of the button that opened the chat (becomes the reference of a new consultation)' })
+  @IsOptional()
+  @IsObject()
+  reference?: Record<string, unknown>;
+}
+
+export class AdvanceClockDto {
+  @ApiProperty({ description: 'seconds to move the sandbox clock and the service clock forward', example: 3600 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(10 * 365 * 24 * 3600)
+  advanceSeconds!: number;
+}

@@ -1,0 +1,82 @@
+import type { ShiftableClock } from '@brandwire/upstream';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, SANDBOX } from '../app/tokens';
+import { BrandAccessService } from '../common/auth/brand-access.service';
+import type { Principal } from '../common/auth/principal';
+import { fail } from '../common/errors/envelope';
+import type { AdvanceClockDto, CustomerWritesDto, SandboxBrandDto } from './dto/sandbox.dto';
+import type { SandboxLink } from './sandbox-link';
+
+export interface SandboxRefusal {
+  ok: false;
+  code: string;
+  message: string;
+}
+
+interface CallbackRecordLike {
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+/** Plays the simulated customers and the clock of the sandbox messenger for tests and demos. */
+@Injectable()
+export class SandboxService {
+  constructor(
+    private readonly access: BrandAccessService,
+    @Inject(SANDBOX) private readonly sandbox: SandboxLink,
+    @Inject(CLOCK) private readonly clock: ShiftableClock,
+  ) {}
+
+  async customerWrites(principal: Principal, userKey: string, dto: CustomerWritesDto): Promise<{ ok: true; seq: number } | SandboxRefusal> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    if (dto.text === undefined && (dto.attachments?.length ?? 0) === 0) throw fail('BAD_REQUEST', 'text or attachments is required');
+    const result = await this.sandbox.control.customerMessage(userKey, {
+      senderKey: channel.senderKey,
+      ...(dto.text !== undefined ? { text: dto.text } : {}),
+      ...(dto.attachments ? { attachments: dto.attachments } : {}),
+      ...(dto.reference ? { reference: dto.reference } : {}),
+    });
+    if (!result.ok) return refusal(result);
+    return { ok: true, seq: lastSeq(result.callbacks) };
+  }
+
+  async customerLeaves(principal: Principal, userKey: string, dto: SandboxBrandDto): Promise<{ ok: true; seq: number } | SandboxRefusal> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    const result = await this.sandbox.control.customerLeave(userKey, { senderKey: channel.senderKey });
+    if (!result.ok) return refusal(result);
+    return { ok: true, seq: lastSeq(result.callbacks) };
+  }
+
+  async chat(principal: Principal, userKey: string, brand: string): Promise<unknown> {
+    const channel = await this.access.channelFor(principal, brand, 'brand');
+    const result = await this.sandbox.control.chat(userKey, channel.senderKey);
+    if (!result.ok) return refusal(result);
+    return { ok: true, bubbles: result.bubbles };
+  }
+
+  async advanceClock(dto: AdvanceClockDto): Promise<{ ok: true; now: number }> {
+    const result = await this.sandbox.control.advanceClock(dto.advanceSeconds);
+    if (!result.ok) throw fail('BAD_REQUEST', result.message);
+    if (!this.sandbox.sharesClock) this.clock.setOffset(result.now - Date.now());
+    return { ok: true, now: result.now };
+  }
+}
+
+function refusal(result: { code: string; message: string }): SandboxRefusal {
+  if (result.code === 'BAD_REQUEST' || result.code === 'EMPTY') throw fail('BAD_REQUEST', result.message);
+  return { ok: false, code: result.code, message: result.message };
+}
+
+/** The seq the service gave the last journal item the control call caused (callbacks answer `{ok, seq}`). */
+function lastSeq(callbacks: readonly CallbackRecordLike[]): number {
+  let seq = 0;
+  for (const callback of callbacks) {
+    if (callback.status < 200 || callback.status > 299) {
+      throw new Error(`the service refused the sandbox's ${callback.path} callback with HTTP ${callback.status}: ${JSON.stringify(callback.body)}`);
+    }
+    const body = callback.body as { seq?: unknown } | null;
+    if (typeof body?.seq === 'number') seq = body.seq;
+  }
+  return seq;
+}

@@ -1,0 +1,128 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type TestDatabase, type TestDialect, testDatabase } from '@brandwire/store/testing';
+import { startService, type RunningService } from '../app/start-service';
+import { loadConfig } from '../config/config';
+
+export const TOKENS = {
+  admin: 'test-admin-token-0000000001',
+  writer: 'test-writer-token-000000001',
+  reader: 'test-reader-token-000000001',
+  otherBrand: 'test-other-token-0000000001',
+} as const;
+
+/** Two brands; `acme` has a Kakao-type channel with a chatbot builder and a Naver-type one. */
+export const TEST_SEED = {
+  brands: [
+    {
+      id: 'acme',
+      name: 'Acme',
+      channels: [
+        { key: 'acme-kakao', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, plan: { consultations: 1000 } },
+        { key: 'acme-naver', name: 'Acme Naver', type: 'naver', plan: { consultations: 1000 } },
+      ],
+    },
+    { id: 'globex', name: 'Globex', channels: [{ key: 'globex-kakao', name: 'Globex Kakao', type: 'kakao', plan: { consultations: 10 } }] },
+  ],
+  keys: [
+    { token: TOKENS.admin, name: 'ops', scope: 'Admin', brands: ['acme'] },
+    { token: TOKENS.writer, name: 'agent', scope: 'BrandWrite', brands: ['acme'] },
+    { token: TOKENS.reader, name: 'viewer', scope: 'BrandRead', brands: ['acme'] },
+    { token: TOKENS.otherBrand, name: 'globex-agent', scope: 'BrandWrite', brands: ['globex'] },
+  ],
+};
+
+export interface ApiReply<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** A real service on an ephemeral port with a fresh database and the in-process sandbox messenger. */
+export class ServiceHarness {
+  private constructor(
+    readonly service: RunningService,
+    private readonly database: TestDatabase,
+    private readonly seedDir: string,
+  ) {}
+
+  static async start(options: { dialect?: TestDialect; env?: Record<string, string> } = {}): Promise<ServiceHarness> {
+    const database = await testDatabase(options.dialect ?? 'sqlite');
+    const seedDir = mkdtempSync(join(tmpdir(), 'brandwire-seed-'));
+    const seedFile = join(seedDir, 'seed.json');
+    writeFileSync(seedFile, JSON.stringify(TEST_SEED));
+    const config = loadConfig({
+      PORT: '0',
+      BRANDWIRE_DATA_DIR: database.dataDir,
+      BRANDWIRE_SEED: seedFile,
+      LOG_LEVEL: 'silent',
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      ...options.env,
+    });
+    const service = await startService(config);
+    return new ServiceHarness(service, database, seedDir);
+  }
+
+  get url(): string {
+    return this.service.url;
+  }
+
+  get dataDir(): string {
+    return this.database.dataDir;
+  }
+
+  async stop(): Promise<void> {
+    await this.service.close();
+    await this.database.drop();
+    rmSync(this.seedDir, { recursive: true, force: true });
+  }
+
+  async request<T = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<ApiReply<T>> {
+    const token = options.token === undefined ? TOKENS.writer : options.token;
+    const headers: Record<string, string> = { ...options.headers };
+    if (token !== null) headers['authorization'] = `Bearer ${token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await fetch(`${this.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, body: parsed as T, text };
+  }
+
+  post<T = Record<string, unknown>>(path: string, body: unknown, token?: string | null): Promise<ApiReply<T>> {
+    return this.request<T>('POST', path, { body, ...(token !== undefined ? { token } : {}) });
+  }
+
+  get<T = Record<string, unknown>>(path: string, token?: string | null): Promise<ApiReply<T>> {
+    return this.request<T>('GET', path, token !== undefined ? { token } : {});
+  }
+
+  /** The simulated customer writes on a channel; returns the seq of the last journal item it caused. */
+  async customerWrites(userKey: string, input: { text?: string; attachments?: unknown[]; reference?: unknown }, brandKey = 'acme-kakao'): Promise<number> {
+    const reply = await this.post<{ ok: boolean; seq: number }>(`/sandbox/customers/${encodeURIComponent(userKey)}/messages`, { brandKey, ...input });
+    if (reply.status !== 200 || !reply.body.ok) throw new Error(`customer could not write: ${reply.status} ${reply.text}`);
+    return reply.body.seq;
+  }
+
+  async customerChat(userKey: string, brand = 'acme-kakao'): Promise<Array<{ serial: string; from: string; kind: string; text?: string; deleted: boolean }>> {
+    const reply = await this.get<{ ok: boolean; bubbles: Array<{ serial: string; from: string; kind: string; text?: string; deleted: boolean }> }>(
+      `/sandbox/customers/${encodeURIComponent(userKey)}/chat?brand=${brand}`,
+    );
+    if (reply.status !== 200) throw new Error(`chat unavailable: ${reply.status} ${reply.text}`);
+    return reply.body.bubbles;
+  }
+}
