@@ -34,11 +34,11 @@ function startBuiltService(dataDir: string): Promise<Started> {
   });
 }
 
-function stop(child: ChildProcess): Promise<number | null> {
+function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | string | null> {
   return new Promise((done) => {
     child.removeAllListeners('exit');
-    child.on('exit', (code) => done(code));
-    child.kill('SIGTERM');
+    child.on('exit', (code, killedBy) => done(code ?? killedBy));
+    child.kill(signal);
   });
 }
 
@@ -55,7 +55,7 @@ describe('the service started as a user starts it', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-e2e-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('creates the demo brand with keys shown once, sends and reads back, and keeps the journal across restarts', async () => {
+  it('creates the demo brand with keys shown once, sends and reads back, and keeps the journal through a crash', async () => {
     const first = await startBuiltService(dataDir);
     const writer = /BrandWrite key:\s+(\S+)/.exec(first.output())?.[1];
     expect(/Admin key:\s+bw_\S+/.test(first.output())).toBe(true);
@@ -66,7 +66,8 @@ describe('the service started as a user starts it', () => {
     expect(wrote['ok']).toBe(true);
     const sent = await call(`${first.url}/api/agent/send`, token, 'POST', { brandKey: 'demo-kakao', userKey: 'demo-customer', text: 'Hi! How can I help?' });
     expect(sent).toMatchObject({ ok: true, code: '0', message: null });
-    expect(await stop(first.child)).toBe(0);
+    // A crash right after ok:true must not lose the journal item.
+    expect(await stop(first.child, 'SIGKILL')).toBe('SIGKILL');
 
     const second = await startBuiltService(dataDir);
     try {

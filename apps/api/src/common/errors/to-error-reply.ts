@@ -20,6 +20,7 @@ function fromBodyParser(error: BodyParserError): ErrorReply | undefined {
       return errorReply('UNSUPPORTED_MEDIA_TYPE', 'the request body has an unsupported encoding or charset');
     case 'request.aborted':
       return errorReply('BAD_REQUEST', 'the request was aborted before its body arrived');
+    case undefined:
     default:
       return undefined;
   }

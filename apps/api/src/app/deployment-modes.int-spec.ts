@@ -1,0 +1,81 @@
+import { ShiftableClock, type SandboxMessenger, startSandboxMessenger } from '@brandwire/upstream';
+import { ServiceHarness, TOKENS } from '../test-support/service-harness';
+
+interface MessagesReply {
+  messages: Array<{ kind: string; text: string; serial?: string; timestampUnixMs: number }>;
+}
+
+async function sendAndReadBack(h: ServiceHarness, userKey: string): Promise<void> {
+  await h.customerWrites(userKey, { text: 'hello from the customer' });
+  const sent = await h.post<{ ok: boolean; serial: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey, text: 'hello from the agent' });
+  expect(sent.body.ok).toBe(true);
+  const read = await h.get<MessagesReply>(`/api/agent/rooms/${userKey}/messages?brand=acme-kakao`, TOKENS.reader);
+  expect(read.body.messages.map((m) => [m.kind, m.text, m.serial])).toEqual([
+    ['agent', 'hello from the agent', sent.body.serial],
+    ['message', 'hello from the customer', undefined],
+    ['reference', 'Consultation started', undefined],
+  ]);
+}
+
+describe('the service on PostgreSQL (DATABASE_URL)', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start({ dialect: 'postgres' });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('reports its storage and sends and reads back through the same API', async () => {
+    expect((await h.get('/healthz', null)).body).toEqual({ ok: true, storage: 'postgres' });
+    await sendAndReadBack(h, 'pg-user');
+  });
+});
+
+describe('the service with a separately running sandbox messenger (UPSTREAM_URL)', () => {
+  const clock = new ShiftableClock(5 * 24 * 3600 * 1000);
+  let sandbox: SandboxMessenger;
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    sandbox = await startSandboxMessenger({ port: 0, partnerKey: 'separate-partner-key', clock, attachmentHost: 'cdn.test.invalid' });
+    h = await ServiceHarness.start({ env: { UPSTREAM_URL: sandbox.url, UPSTREAM_PARTNER_KEY: 'separate-partner-key' } });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await sandbox.close();
+  });
+
+  it('talks to it over HTTP and offers the sandbox control API', async () => {
+    await sendAndReadBack(h, 'remote-user');
+  });
+
+  it("adopts the sandbox's clock and follows it when the clock is moved", async () => {
+    const before = await h.get<MessagesReply>('/api/agent/rooms/remote-user/messages?brand=acme-kakao');
+    expect(before.body.messages[0]?.timestampUnixMs).toBeGreaterThan(Date.now() + 4 * 24 * 3600 * 1000);
+    const moved = await h.post<{ ok: boolean; now: number }>('/sandbox/clock', { advanceSeconds: 3600 });
+    expect(moved.body.now).toBeGreaterThan(Date.now() + 5 * 24 * 3600 * 1000 + 3500 * 1000);
+    await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'remote-user', text: 'an hour later' });
+    const after = await h.get<MessagesReply>('/api/agent/rooms/remote-user/messages?brand=acme-kakao');
+    expect(Math.abs((after.body.messages[0]?.timestampUnixMs ?? 0) - clock.now())).toBeLessThan(5_000);
+  });
+});
+
+describe('the service with an unreachable messenger', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start({ env: { UPSTREAM_URL: 'http://127.0.0.1:9', UPSTREAM_PARTNER_KEY: 'k' } });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('answers a send with 502 UPSTREAM_UNAVAILABLE in the envelope, and has no sandbox routes', async () => {
+    const reply = await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'u', text: 'hi' });
+    expect(reply.status).toBe(502);
+    expect(reply.body).toEqual({ ok: false, code: 'UPSTREAM_UNAVAILABLE', message: expect.stringContaining('messenger') });
+    expect((await h.post('/sandbox/clock', { advanceSeconds: 1 })).body).toMatchObject({ ok: false, code: 'NO_ROUTE' });
+  });
+});
