@@ -1,1 +1,10 @@
-export const placeholder = 'domain';
+export * from './errors';
+export * from './scopes';
+export * from './upstream-codes';
+export * from './serial';
+export * from './attachments';
+export * from './session';
+export * from './bubble';
+export * from './consent';
+export * from './billing';
+export * from './journal';

@@ -1,0 +1,26 @@
+/** Personal-info consent request: Kakao-type channels only, once per consultation session. */
+export type ConsentState = 'not_requested' | 'requested';
+
+export const CONSENT_VALIDITY_MS: number = 3 * 24 * 60 * 60 * 1000;
+
+export function consentRequestCheck(
+  state: ConsentState,
+  channelType: string,
+): { ok: true; next: 'requested' } | { ok: false; code: 'UNSUPPORTED_CHANNEL' | '-520'; message: string } {
+  if (channelType !== 'kakao') {
+    return {
+      ok: false,
+      code: 'UNSUPPORTED_CHANNEL',
+      message: `Personal-info consent can only be requested on Kakao-type channels (this channel is '${channelType}').`,
+    };
+  }
+  if (state === 'requested') {
+    return {
+      ok: false,
+      code: '-520',
+      message:
+        'Personal-info consent was already requested in this session; it can be requested again after the customer starts a new consultation.',
+    };
+  }
+  return { ok: true, next: 'requested' };
+}

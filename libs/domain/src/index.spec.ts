@@ -1,2 +1,0 @@
-import { placeholder } from './index';
-describe('x', () => { it('works', () => { expect(placeholder).toBe('domain'); }); });
