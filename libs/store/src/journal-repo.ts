@@ -129,12 +129,36 @@ function roomStateAfter(kind: JournalKind): RoomState | undefined {
  * (also on other instances sharing PostgreSQL) are serialised per channel.
  */
 export class JournalRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: 'sqlite' | 'postgres',
+  ) {}
 
   /** Journals the items in order, updating their rooms and conversations, and returns them with their `seq`. */
   async append(channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
     if (items.length === 0) return [];
     return this.db.transaction().execute((trx) => appendInTransaction(trx, channelKey, items));
+  }
+
+  /**
+   * Journals the end of a consultation once: the service records an end it asked for at once, and the
+   * messenger reports it again later; whichever comes second finds the conversation ended and adds nothing.
+   */
+  async appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      let lock = trx.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey);
+      if (this.dialect === 'postgres') lock = lock.forUpdate();
+      await lock.executeTakeFirst();
+      const conversation = await trx
+        .selectFrom('conversations')
+        .select('ended')
+        .where('channel_key', '=', channelKey)
+        .where('conv_id', '=', item.sessionId)
+        .executeTakeFirst();
+      if (conversation?.ended === 1) return undefined;
+      const [stored] = await appendInTransaction(trx, channelKey, [item]);
+      return stored;
+    });
   }
 
   async listMessages(channelKey: string, userKey: string, max: number): Promise<JournalItem[]> {
@@ -193,6 +217,16 @@ export class JournalRepo {
     if (options.userKey !== undefined) query = query.where('user_key', '=', options.userKey);
     const rows = await query.orderBy('last_seq', 'desc').limit(options.max).execute();
     return rows.map(toConversation);
+  }
+
+  async findConversation(channelKey: string, convId: string): Promise<ConversationRecord | undefined> {
+    const row = await this.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('channel_key', '=', channelKey)
+      .where('conv_id', '=', convId)
+      .executeTakeFirst();
+    return row && toConversation(row);
   }
 
   async getConversation(channelKey: string, convId: string): Promise<{ conversation: ConversationRecord; items: JournalItem[] } | undefined> {
@@ -270,8 +304,11 @@ async function touchRoom(trx: Transaction<Database>, channelKey: string, item: N
       oc.columns(['channel_key', 'user_key']).doUpdateSet({
         ...last,
         count: sql<number>`rooms.count + 1`,
-        ...(item.kind === 'reference' ? { session_id: item.sessionId, end_requested_session: null } : {}),
-        ...(state ? { state } : {}),
+        ...(item.kind === 'reference' ? { session_id: item.sessionId, end_requested_session: null, state: 'in_progress' } : {}),
+        // An end reported late for an earlier session must not close the consultation now in progress.
+        ...(state && item.kind !== 'reference'
+          ? { state: sql<string>`case when rooms.session_id = ${item.sessionId} then ${state} else rooms.state end` }
+          : {}),
       }),
     )
     .execute();

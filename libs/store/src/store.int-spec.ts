@@ -129,6 +129,26 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
     expect(await store.journal.lastSeq('acme-kakao')).toBe(40);
   });
 
+  it('keeps the consultation in progress when an end of an earlier session is journaled late', async () => {
+    await store.journal.append('acme-kakao', [
+      { userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 },
+      { userKey: 'u1', sessionId: '101', kind: 'reference', text: '', timestampUnixMs: 2 },
+      { userKey: 'u1', sessionId: '100', kind: 'expired', text: 'late', timestampUnixMs: 3 },
+    ]);
+    expect(await store.journal.getRoom('acme-kakao', 'u1')).toMatchObject({ sessionId: '101', state: 'in_progress', count: 3 });
+    expect((await store.journal.findConversation('acme-kakao', '100'))?.ended).toBe(true);
+    expect((await store.journal.findConversation('acme-kakao', '101'))?.ended).toBe(false);
+  });
+
+  it('journals the end of a consultation once, however often it is reported, even concurrently', async () => {
+    await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 }]);
+    const end = { userKey: 'u1', sessionId: '100', kind: 'ended' as const, text: 'ended', timestampUnixMs: 2 };
+    const results = await Promise.all([1, 2, 3, 4].map(() => store.journal.appendSessionEnd('acme-kakao', end)));
+    expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+    expect((await store.journal.listMessages('acme-kakao', 'u1', 10)).map((m) => m.kind)).toEqual(['ended', 'reference']);
+    expect(await store.journal.lastSeq('acme-kakao')).toBe(2);
+  });
+
   it('remembers an end the service asked for until the next consultation', async () => {
     await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 }]);
     await store.journal.markEndRequested('acme-kakao', 'u1', '100');

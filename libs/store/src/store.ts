@@ -15,7 +15,7 @@ export class Store {
     now: () => number,
   ) {
     this.directory = new DirectoryRepo(db, now);
-    this.journal = new JournalRepo(db);
+    this.journal = new JournalRepo(db, dialect);
   }
 
   static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {

@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { SendModule } from '../agent/send/send.module';
+import { SessionActionsModule } from '../agent/session/session-actions.module';
 import { CallbacksModule } from '../callbacks/callbacks.module';
 import { ApiKeysService } from '../common/auth/api-keys.service';
 import { AuthGuard } from '../common/auth/auth.guard';
@@ -38,7 +39,7 @@ export class AppModule {
   static forRuntime(runtime: Runtime): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRuntime(runtime), SendModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
+      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
       controllers: [HealthController, MeController],
     };
   }

@@ -8,18 +8,13 @@ import { fail } from '../common/errors/envelope';
 import { JournalWriter } from '../journal/journal-writer.service';
 import { type CallbackBody, objectOrNull, optionalString, requiredString, timeOf } from './callback-body';
 import { messageText } from './message-text';
+import { sessionEnding } from '../journal/session-ending';
 
 export interface CallbackAck {
   ok: true;
   seq: number;
 }
 
-const END_TEXT: Record<string, string> = {
-  agent_end: 'Consultation ended by the agent',
-  bot: 'Consultation handed off to the bot',
-  block: 'Consultation ended: customer blocked',
-  customer_left: 'Consultation ended by the customer',
-};
 
 /** Turns the messenger's callbacks into journal items. */
 @Injectable()
@@ -51,8 +46,18 @@ export class CallbacksService {
     const room = await this.store.journal.getRoom(channel.key, userKey);
     const askedToEnd = room?.endRequestedSession === sessionId;
     const kind: JournalKind = reason === 'expired' || (reason === undefined && !askedToEnd) ? 'expired' : 'ended';
-    const text = kind === 'expired' ? 'Session expired' : (END_TEXT[reason ?? 'agent_end'] ?? 'Consultation ended');
-    return this.record(channel, body, kind, text, reason ? { reason } : null);
+    const ending = sessionEnding(kind === 'expired' ? 'expired' : (reason ?? 'agent_end'));
+    const item = await this.journal.appendSessionEnd(channel.key, {
+      userKey,
+      sessionId,
+      kind,
+      text: ending.text,
+      timestampUnixMs: timeOf(body, this.clock.now()),
+      meta: reason ? { reason } : null,
+    });
+    if (item) return { ok: true, seq: item.seq };
+    const conversation = await this.store.journal.findConversation(channel.key, sessionId);
+    return { ok: true, seq: conversation?.lastSeq ?? 0 };
   }
 
   private async record(channel: ChannelRecord, body: CallbackBody, kind: JournalKind, text: string, meta: Record<string, unknown> | null = null): Promise<CallbackAck> {

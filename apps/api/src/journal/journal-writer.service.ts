@@ -10,4 +10,9 @@ export class JournalWriter {
   append(channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
     return this.store.journal.append(channelKey, items);
   }
+
+  /** Journals an `ended` or `expired` item unless that consultation's end is journaled already. */
+  appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
+    return this.store.journal.appendSessionEnd(channelKey, item);
+  }
 }

@@ -3,5 +3,5 @@ import { JournalModule } from '../../journal/journal.module';
 import { SendController } from './send.controller';
 import { SendService } from './send.service';
 
-@Module({ imports: [JournalModule], controllers: [SendController], providers: [SendService] })
+@Module({ imports: [JournalModule], controllers: [SendController], providers: [SendService], exports: [SendService] })
 export class SendModule {}

@@ -1,5 +1,5 @@
 import { type SerialGenerator, isUpstreamSuccess } from '@brandwire/domain';
-import type { Store } from '@brandwire/store';
+import type { ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
@@ -23,12 +23,17 @@ export class SendService {
 
   async sendText(principal: Principal, dto: SendTextDto): Promise<SendResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
+    return this.deliverText(channel, dto.userKey, dto.text);
+  }
+
+  /** One text bubble to a customer of a channel the caller was already allowed to use. */
+  async deliverText(channel: ChannelRecord, userKey: string, text: string): Promise<SendResponseDto> {
     const serial = this.serials.next();
-    const result = await this.messenger.writeText({ senderKey: channel.senderKey, userKey: dto.userKey, serialNumber: serial, message: dto.text });
+    const result = await this.messenger.writeText({ senderKey: channel.senderKey, userKey, serialNumber: serial, message: text });
     if (!isUpstreamSuccess(result.code)) return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
-    const room = await this.store.journal.getRoom(channel.key, dto.userKey);
+    const room = await this.store.journal.getRoom(channel.key, userKey);
     await this.journal.append(channel.key, [
-      { userKey: dto.userKey, sessionId: room?.sessionId ?? '', kind: 'agent', text: dto.text, timestampUnixMs: this.clock.now(), serial },
+      { userKey, sessionId: room?.sessionId ?? '', kind: 'agent', text, timestampUnixMs: this.clock.now(), serial },
     ]);
     return { ok: true, code: '0', message: null, serial };
   }

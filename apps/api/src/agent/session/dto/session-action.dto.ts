@@ -1,0 +1,27 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { CustomerTargetDto } from '../../send/dto/send-text.dto';
+
+export class EndDto extends CustomerTargetDto {
+  @ApiPropertyOptional({ description: 'a text sent to the customer before the consultation ends' })
+  @IsOptional()
+  @IsString()
+  greeting?: string;
+}
+
+export class EndWithBotDto extends CustomerTargetDto {
+  @ApiPropertyOptional({ description: 'the bot scenario event to hand off to', maxLength: 100 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  botEvent?: string;
+}
+
+export class SessionActionResponseDto {
+  @ApiProperty() ok!: boolean;
+  @ApiProperty({ description: '"0" on success, otherwise the messenger code' }) code!: string;
+  @ApiProperty({ type: String, nullable: true }) message!: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'the consultation that ended; null when none was in progress' })
+  sessionId?: string | null;
+  @ApiPropertyOptional({ description: 'serial of the greeting bubble (end with greeting)' }) serial?: string;
+}

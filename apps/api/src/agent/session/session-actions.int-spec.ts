@@ -1,0 +1,103 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
+
+interface Reply {
+  ok: boolean;
+  code: string;
+  message: string | null;
+  sessionId?: string | null;
+  serial?: string;
+}
+
+interface MessagesReply {
+  messages: Array<{ kind: string; text: string; sessionId: string; serial?: string }>;
+}
+
+describe('end, end-with-bot, block and unblock', () => {
+  let h: ServiceHarness;
+  const kinds = async (userKey: string) =>
+    (await h.get<MessagesReply>(`/api/agent/rooms/${userKey}/messages?brand=acme-kakao`)).body.messages.map((m) => [m.kind, m.text]);
+  // The messenger reports ends asynchronously; give its callback time to arrive before counting items.
+  const settle = () => sleep(300);
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('ends with a greeting sent first, journals the end once, and refuses later sends with -502', async () => {
+    await h.customerWrites('amy', { text: 'thanks, that is all' });
+    const ended = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'amy', greeting: 'Have a nice day!' });
+    expect(ended.status).toBe(200);
+    expect(ended.body).toEqual({ ok: true, code: '0', message: null, sessionId: expect.any(String), serial: expect.any(String) });
+    await settle();
+
+    expect(await kinds('amy')).toEqual([
+      ['ended', 'Consultation ended by the agent'],
+      ['agent', 'Have a nice day!'],
+      ['message', 'thanks, that is all'],
+      ['reference', 'Consultation started'],
+    ]);
+    const chat = await h.customerChat('amy');
+    expect(chat.find((b) => b.from === 'agent')).toMatchObject({ text: 'Have a nice day!', serial: ended.body.serial });
+
+    const late = await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'amy', text: 'one more thing' });
+    expect(late.body).toMatchObject({ ok: false, code: '-502' });
+    expect((await h.get<{ rooms: Array<{ userKey: string }> }>('/api/agent/rooms?brand=acme-kakao')).body.rooms.map((r) => r.userKey)).not.toContain('amy');
+  });
+
+  it('starts a new consultation (reference) when the customer writes after the end', async () => {
+    await h.customerWrites('amy', { text: 'actually, one more question' });
+    const messages = (await h.get<MessagesReply>('/api/agent/rooms/amy/messages?brand=acme-kakao')).body.messages;
+    expect(messages.slice(0, 3).map((m) => m.kind)).toEqual(['message', 'reference', 'ended']);
+    expect(messages[1]?.sessionId).not.toBe(messages[2]?.sessionId);
+    expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'amy', text: 'sure' })).body.ok).toBe(true);
+  });
+
+  it('answers an end without a consultation in progress with ok and no session', async () => {
+    const reply = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'nobody-here' });
+    expect(reply.body).toEqual({ ok: true, code: '0', message: null, sessionId: null });
+  });
+
+  it('does not end when the greeting is rejected', async () => {
+    const reply = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'ghost', greeting: 'bye' });
+    expect(reply.body).toMatchObject({ ok: false, code: '-502', serial: expect.any(String) });
+  });
+
+  it('hands off to the bot with its event and journals the end once', async () => {
+    await h.customerWrites('ben', { text: 'I need the FAQ' });
+    const reply = await h.post<Reply>('/api/agent/end-with-bot', { brandKey: 'acme-kakao', userKey: 'ben', botEvent: 'faq_start' });
+    expect(reply.body).toEqual({ ok: true, code: '0', message: null, sessionId: expect.any(String) });
+    await settle();
+    expect((await kinds('ben')).filter(([k]) => k === 'ended')).toEqual([['ended', 'Consultation handed off to the bot']]);
+    expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'ben', text: 'x' })).body.code).toBe('-502');
+  });
+
+  it('refuses a bot event longer than 100 characters with 400 naming botEvent', async () => {
+    const reply = await h.post('/api/agent/end-with-bot', { brandKey: 'acme-kakao', userKey: 'ben', botEvent: 'e'.repeat(101) });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('botEvent') });
+  });
+
+  it('blocks: the consultation ends and sends fail with -511 until unblocked', async () => {
+    await h.customerWrites('cat', { text: 'spam spam' });
+    const blocked = await h.post<Reply>('/api/agent/block', { brandKey: 'acme-kakao', userKey: 'cat' });
+    expect(blocked.body).toMatchObject({ ok: true, code: '0', sessionId: expect.any(String) });
+    await settle();
+    expect((await kinds('cat')).filter(([k]) => k === 'ended')).toEqual([['ended', 'Consultation ended: customer blocked']]);
+    expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'cat', text: 'hello?' })).body).toMatchObject({ ok: false, code: '-511' });
+
+    const unblocked = await h.post<Reply>('/api/agent/unblock', { brandKey: 'acme-kakao', userKey: 'cat' });
+    expect(unblocked.body).toEqual({ ok: true, code: '0', message: null });
+    await h.customerWrites('cat', { text: 'sorry about that' });
+    expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'cat', text: 'no problem' })).body.ok).toBe(true);
+  });
+
+  it.each(['end', 'end-with-bot', 'block', 'unblock'])('refuses a BrandRead key on /api/agent/%s with 403 FORBIDDEN', async (path) => {
+    const reply = await h.post(`/api/agent/${path}`, { brandKey: 'acme-kakao', userKey: 'amy' }, TOKENS.reader);
+    expect(reply.status).toBe(403);
+    expect(reply.body).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+  });
+});

@@ -1,0 +1,91 @@
+import { isUpstreamSuccess } from '@brandwire/domain';
+import type { ChannelRecord, Store } from '@brandwire/store';
+import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
+import { BrandAccessService } from '../../common/auth/brand-access.service';
+import type { Principal } from '../../common/auth/principal';
+import { JournalWriter } from '../../journal/journal-writer.service';
+import { type EndReason, sessionEnding } from '../../journal/session-ending';
+import type { CustomerTargetDto } from '../send/dto/send-text.dto';
+import { SendService } from '../send/send.service';
+import type { EndDto, EndWithBotDto, SessionActionResponseDto } from './dto/session-action.dto';
+
+/** Ends consultations (plainly or with a hand-off to the bot) and blocks or unblocks customers. Never billed. */
+@Injectable()
+export class SessionActionsService {
+  constructor(
+    private readonly access: BrandAccessService,
+    private readonly sends: SendService,
+    private readonly journal: JournalWriter,
+    @Inject(STORE) private readonly store: Store,
+    @Inject(MESSENGER) private readonly messenger: MessengerPort,
+    @Inject(CLOCK) private readonly clock: ShiftableClock,
+  ) {}
+
+  async end(principal: Principal, dto: EndDto): Promise<SessionActionResponseDto> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    let serial: string | undefined;
+    if (dto.greeting !== undefined) {
+      const greeting = await this.sends.deliverText(channel, dto.userKey, dto.greeting);
+      if (!greeting.ok) return greeting;
+      serial = greeting.serial;
+    }
+    const ended = await this.endWith(channel, dto.userKey, 'agent_end', (ref) => this.messenger.end(ref));
+    return serial ? { ...ended, serial } : ended;
+  }
+
+  async endWithBot(principal: Principal, dto: EndWithBotDto): Promise<SessionActionResponseDto> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    return this.endWith(channel, dto.userKey, 'bot', (ref) => this.messenger.endWithBot({ ...ref, ...(dto.botEvent ? { botEvent: dto.botEvent } : {}) }), {
+      botEvent: dto.botEvent ?? null,
+    });
+  }
+
+  async block(principal: Principal, dto: CustomerTargetDto): Promise<SessionActionResponseDto> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    return this.endWith(channel, dto.userKey, 'block', (ref) => this.messenger.block(ref));
+  }
+
+  async unblock(principal: Principal, dto: CustomerTargetDto): Promise<SessionActionResponseDto> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    const result = await this.messenger.unblock({ senderKey: channel.senderKey, userKey: dto.userKey });
+    return answer(result);
+  }
+
+  /**
+   * Asks the messenger to end the consultation in progress and journals the end at once; the messenger's
+   * later end callback finds it journaled and adds nothing.
+   */
+  private async endWith(
+    channel: ChannelRecord,
+    userKey: string,
+    reason: EndReason,
+    call: (ref: { senderKey: string; userKey: string }) => Promise<UpstreamResult>,
+    meta: Record<string, unknown> = {},
+  ): Promise<SessionActionResponseDto> {
+    const room = await this.store.journal.getRoom(channel.key, userKey);
+    const inProgress = room?.state === 'in_progress' ? room.sessionId : undefined;
+    if (inProgress) await this.store.journal.markEndRequested(channel.key, userKey, inProgress);
+    const result = await call({ senderKey: channel.senderKey, userKey });
+    if (!isUpstreamSuccess(result.code)) return answer(result);
+    const sessionId = result.sessionId ?? inProgress ?? null;
+    if (sessionId) {
+      await this.journal.appendSessionEnd(channel.key, {
+        userKey,
+        sessionId,
+        kind: 'ended',
+        text: sessionEnding(reason).text,
+        timestampUnixMs: this.clock.now(),
+        meta: { reason, ...meta },
+      });
+    }
+    return { ...answer(result), sessionId };
+  }
+}
+
+function answer(result: UpstreamResult): SessionActionResponseDto {
+  return isUpstreamSuccess(result.code)
+    ? { ok: true, code: '0', message: null }
+    : { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the call' };
+}
