@@ -1,5 +1,5 @@
 import type { Scope } from '@brandwire/domain';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema';
 
 export interface BrandRecord {
@@ -17,6 +17,11 @@ export interface ChannelRecord {
   senderKey: string;
 }
 
+/** A channel with the consultations its plan has used so far. */
+export interface ChannelUsage extends ChannelRecord {
+  consultationsUsed: number;
+}
+
 export interface ApiKeyRecord {
   id: string;
   name: string;
@@ -28,10 +33,11 @@ export interface NewApiKey extends ApiKeyRecord {
   tokenHash: string;
 }
 
-type ChannelRow = Database['channels'];
+type ChannelRow = Selectable<Database['channels']>;
 
-function toChannel(row: ChannelRow): ChannelRecord {
+function toChannel(row: ChannelRow): ChannelUsage {
   return {
+    consultationsUsed: row.consultations_used,
     key: row.key,
     brandId: row.brand_id,
     name: row.name,
@@ -84,12 +90,12 @@ export class DirectoryRepo {
     return this.db.selectFrom('brands').select(['id', 'name']).orderBy('id').execute();
   }
 
-  async listChannels(): Promise<ChannelRecord[]> {
+  async listChannels(): Promise<ChannelUsage[]> {
     const rows = await this.db.selectFrom('channels').selectAll().orderBy('key').execute();
     return rows.map(toChannel);
   }
 
-  async findChannel(key: string): Promise<ChannelRecord | undefined> {
+  async findChannel(key: string): Promise<ChannelUsage | undefined> {
     const row = await this.db.selectFrom('channels').selectAll().where('key', '=', key).executeTakeFirst();
     return row && toChannel(row);
   }

@@ -1,6 +1,27 @@
-import type { JournalKind } from '@brandwire/domain';
+import type { BubbleKind, JournalKind } from '@brandwire/domain';
 import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database } from './schema';
+
+/** A bubble the customer received, recorded with the `agent` item that sent it (for delete). */
+export interface NewBubble {
+  serial: string;
+  kind: BubbleKind;
+  text: string | null;
+  groupIndex: number;
+}
+
+export interface BubbleRecord {
+  channelKey: string;
+  serial: string;
+  userKey: string;
+  sessionId: string;
+  kind: BubbleKind;
+  text: string | null;
+  sentAtMs: number;
+  journalSeq: number;
+  groupIndex: number;
+  deletedAtMs: number | null;
+}
 
 export interface NewJournalItem {
   userKey: string;
@@ -11,6 +32,7 @@ export interface NewJournalItem {
   serial?: string | null;
   byBot?: boolean;
   meta?: Record<string, unknown> | null;
+  bubbles?: readonly NewBubble[];
 }
 
 export interface JournalItem {
@@ -70,6 +92,21 @@ function toItem(row: JournalRow): JournalItem {
     deleted: row.deleted === 1,
     byBot: row.by_bot === 1,
     meta: row.meta === null ? null : (JSON.parse(row.meta) as Record<string, unknown>),
+  };
+}
+
+function toBubble(row: Selectable<Database['bubbles']>): BubbleRecord {
+  return {
+    channelKey: row.channel_key,
+    serial: row.serial,
+    userKey: row.user_key,
+    sessionId: row.session_id,
+    kind: row.kind as BubbleKind,
+    text: row.text,
+    sentAtMs: Number(row.sent_ms),
+    journalSeq: Number(row.journal_seq),
+    groupIndex: row.group_index,
+    deletedAtMs: row.deleted_ms === null ? null : Number(row.deleted_ms),
   };
 }
 
@@ -158,6 +195,55 @@ export class JournalRepo {
       if (conversation?.ended === 1) return undefined;
       const [stored] = await appendInTransaction(trx, channelKey, [item]);
       return stored;
+    });
+  }
+
+  async findBubble(channelKey: string, serial: string): Promise<BubbleRecord | undefined> {
+    const row = await this.db.selectFrom('bubbles').selectAll().where('channel_key', '=', channelKey).where('serial', '=', serial).executeTakeFirst();
+    return row && toBubble(row);
+  }
+
+  /** A customer's bubbles sent at or after `sinceMs`, newest first. */
+  async listRecentBubbles(channelKey: string, userKey: string, sinceMs: number): Promise<BubbleRecord[]> {
+    const rows = await this.db
+      .selectFrom('bubbles')
+      .selectAll()
+      .where('channel_key', '=', channelKey)
+      .where('user_key', '=', userKey)
+      .where('sent_ms', '>=', sinceMs)
+      .orderBy('sent_ms', 'desc')
+      .orderBy('serial', 'desc')
+      .execute();
+    return rows.map(toBubble);
+  }
+
+  /**
+   * Marks a bubble deleted and journals `deleted` for it, in one transaction; the sending item gets
+   * `deleted` once every bubble it sent is deleted. Undefined when the bubble was deleted already.
+   */
+  async markBubbleDeleted(channelKey: string, serial: string, deletedItem: NewJournalItem): Promise<JournalItem | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('bubbles')
+        .set({ deleted_ms: deletedItem.timestampUnixMs })
+        .where('channel_key', '=', channelKey)
+        .where('serial', '=', serial)
+        .where('deleted_ms', 'is', null)
+        .returning('journal_seq')
+        .executeTakeFirst();
+      if (!updated) return undefined;
+      const [item] = await appendInTransaction(trx, channelKey, [deletedItem]);
+      const remaining = await trx
+        .selectFrom('bubbles')
+        .select('serial')
+        .where('channel_key', '=', channelKey)
+        .where('journal_seq', '=', updated.journal_seq)
+        .where('deleted_ms', 'is', null)
+        .executeTakeFirst();
+      if (!remaining) {
+        await trx.updateTable('journal').set({ deleted: 1 }).where('channel_key', '=', channelKey).where('seq', '=', updated.journal_seq).execute();
+      }
+      return item;
     });
   }
 
@@ -279,6 +365,25 @@ async function appendInTransaction(trx: Transaction<Database>, channelKey: strin
       meta: item.meta ? JSON.stringify(item.meta) : null,
     };
     await trx.insertInto('journal').values(row).execute();
+    if (item.bubbles && item.bubbles.length > 0) {
+      await trx
+        .insertInto('bubbles')
+        .values(
+          item.bubbles.map((b) => ({
+            channel_key: channelKey,
+            serial: b.serial,
+            user_key: item.userKey,
+            session_id: item.sessionId,
+            kind: b.kind,
+            text: b.text,
+            sent_ms: item.timestampUnixMs,
+            journal_seq: seq,
+            group_index: b.groupIndex,
+            deleted_ms: null,
+          })),
+        )
+        .execute();
+    }
     await touchRoom(trx, channelKey, item, seq);
     await touchConversation(trx, channelKey, item, seq);
     stored.push(toItem({ ...row, deleted: 0 }));

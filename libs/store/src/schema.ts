@@ -16,6 +16,7 @@ export interface ChannelsTable {
   plan_consultations: number;
   sender_key: string;
   created_ms: number;
+  consultations_used: Generated<number>;
 }
 
 export interface ApiKeysTable {
@@ -76,6 +77,35 @@ export interface ConversationsTable {
   ended: number;
 }
 
+export interface BubblesTable {
+  channel_key: string;
+  serial: string;
+  user_key: string;
+  session_id: string;
+  kind: string;
+  text: string | null;
+  sent_ms: number;
+  journal_seq: number;
+  group_index: number;
+  deleted_ms: number | null;
+}
+
+export interface ServedConsultationsTable {
+  channel_key: string;
+  session_id: string;
+  day: string;
+  user_key: string;
+}
+
+export interface IdempotencyKeysTable {
+  key_id: string;
+  idem_key: string;
+  request_hash: string;
+  status: number | null;
+  response: string | null;
+  created_ms: number;
+}
+
 export interface Database {
   brands: BrandsTable;
   channels: ChannelsTable;
@@ -85,4 +115,7 @@ export interface Database {
   journal: JournalTable;
   rooms: RoomsTable;
   conversations: ConversationsTable;
+  bubbles: BubblesTable;
+  served_consultations: ServedConsultationsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -49,7 +49,7 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
       senderKey: 'a'.repeat(40),
     });
     expect(await store.directory.listChannels()).toEqual([
-      { key: 'acme-kakao', brandId: 'acme', name: 'Renamed', type: 'kakao', chatbotBuilder: false, planConsultations: 5, senderKey: 'a'.repeat(40) },
+      { key: 'acme-kakao', brandId: 'acme', name: 'Renamed', type: 'kakao', chatbotBuilder: false, planConsultations: 5, senderKey: 'a'.repeat(40), consultationsUsed: 0 },
     ]);
     expect((await store.directory.findChannelBySenderKey('a'.repeat(40)))?.key).toBe('acme-kakao');
     expect(await store.directory.findChannel('nope')).toBeUndefined();
@@ -147,6 +147,62 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
     expect(results.filter((r) => r !== undefined)).toHaveLength(1);
     expect((await store.journal.listMessages('acme-kakao', 'u1', 10)).map((m) => m.kind)).toEqual(['ended', 'reference']);
     expect(await store.journal.lastSeq('acme-kakao')).toBe(2);
+  });
+
+  it('charges a consultation once per day, never past the plan, and gives a count back on release', async () => {
+    await store.billing.setPlan('acme-kakao', 2);
+    const served = (sessionId: string, day = '2026-11-21') => ({ channelKey: 'acme-kakao', sessionId, userKey: 'u', day });
+    expect(await store.billing.reserve(served('s1'))).toBe('charged');
+    expect(await store.billing.reserve(served('s1'))).toBe('free');
+    expect(await store.billing.reserve(served('s1', '2026-11-22'))).toBe('charged');
+    expect(await store.billing.reserve(served('s2'))).toBe('exhausted');
+    expect((await store.directory.findChannel('acme-kakao'))?.consultationsUsed).toBe(2);
+
+    await store.billing.release(served('s1', '2026-11-22'));
+    await store.billing.release(served('s1', '2026-11-22'));
+    expect((await store.directory.findChannel('acme-kakao'))?.consultationsUsed).toBe(1);
+    expect(await store.billing.reserve(served('s2'))).toBe('charged');
+  });
+
+  it('never charges past the plan under concurrent first sends', async () => {
+    await store.billing.setPlan('acme-kakao', 5);
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => store.billing.reserve({ channelKey: 'acme-kakao', sessionId: `s${i % 8}`, userKey: 'u', day: 'd' })),
+    );
+    expect(results.filter((r) => r === 'charged')).toHaveLength(5);
+    expect((await store.directory.findChannel('acme-kakao'))?.consultationsUsed).toBe(5);
+  });
+
+  it('records sent bubbles and marks the sending item deleted once all of its bubbles are deleted', async () => {
+    const [group] = await store.journal.append('acme-kakao', [
+      {
+        userKey: 'u1',
+        sessionId: '100',
+        kind: 'agent',
+        text: 'two photos',
+        timestampUnixMs: 1_000,
+        serial: 'bw-a',
+        bubbles: [
+          { serial: 'bw-a', kind: 'image', text: 'caption', groupIndex: 0 },
+          { serial: 'bw-b', kind: 'image', text: null, groupIndex: 1 },
+        ],
+      },
+    ]);
+    expect(await store.journal.findBubble('acme-kakao', 'bw-b')).toMatchObject({ journalSeq: group?.seq, groupIndex: 1, deletedAtMs: null, kind: 'image' });
+    expect((await store.journal.listRecentBubbles('acme-kakao', 'u1', 1_000)).map((b) => b.serial)).toEqual(['bw-b', 'bw-a']);
+    expect(await store.journal.listRecentBubbles('acme-kakao', 'u1', 1_001)).toEqual([]);
+
+    const deleted = (serial: string) => ({ userKey: 'u1', sessionId: '100', kind: 'deleted' as const, text: 'deleted', timestampUnixMs: 2_000, serial });
+    expect((await store.journal.markBubbleDeleted('acme-kakao', 'bw-a', deleted('bw-a')))?.kind).toBe('deleted');
+    expect((await store.journal.findBySerial('acme-kakao', 'bw-a'))?.deleted).toBe(false);
+    expect(await store.journal.markBubbleDeleted('acme-kakao', 'bw-a', deleted('bw-a'))).toBeUndefined();
+    await store.journal.markBubbleDeleted('acme-kakao', 'bw-b', deleted('bw-b'));
+    const messages = await store.journal.listMessages('acme-kakao', 'u1', 10);
+    expect(messages.map((m) => [m.kind, m.serial, m.deleted])).toEqual([
+      ['deleted', 'bw-b', false],
+      ['deleted', 'bw-a', false],
+      ['agent', 'bw-a', true],
+    ]);
   });
 
   it('remembers an end the service asked for until the next consultation', async () => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { BillingRepo } from './billing-repo';
 import { DirectoryRepo } from './directory-repo';
 import { JournalRepo } from './journal-repo';
 import { type Dialect, type StoreOptions, openDatabase } from './open-store';
@@ -8,6 +9,7 @@ import type { Database } from './schema';
 export class Store {
   readonly directory: DirectoryRepo;
   readonly journal: JournalRepo;
+  readonly billing: BillingRepo;
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -16,6 +18,7 @@ export class Store {
   ) {
     this.directory = new DirectoryRepo(db, now);
     this.journal = new JournalRepo(db, dialect);
+    this.billing = new BillingRepo(db);
   }
 
   static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial';
+import * as bubblesAndBilling from './0002-bubbles-and-billing';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-bubbles-and-billing': bubblesAndBilling,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,70 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from './schema';
+
+export type Reservation = 'charged' | 'free' | 'exhausted';
+
+export interface ServedConsultation {
+  channelKey: string;
+  sessionId: string;
+  userKey: string;
+  day: string;
+}
+
+/**
+ * The plan's consultation count: a consultation served on a day costs one count the first time, and is free
+ * for the rest of that day. Reservation and release are atomic, so concurrent sends never charge twice or
+ * pass the plan.
+ */
+export class BillingRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async reserve(c: ServedConsultation): Promise<Reservation> {
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('served_consultations')
+        .values({ channel_key: c.channelKey, session_id: c.sessionId, day: c.day, user_key: c.userKey })
+        .onConflict((oc) => oc.columns(['channel_key', 'session_id', 'day']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'free';
+      const charged = await trx
+        .updateTable('channels')
+        .set({ consultations_used: sql<number>`consultations_used + 1` })
+        .where('key', '=', c.channelKey)
+        .where(sql<boolean>`consultations_used < plan_consultations`)
+        .executeTakeFirst();
+      if (Number(charged.numUpdatedRows) === 1) return 'charged';
+      await trx
+        .deleteFrom('served_consultations')
+        .where('channel_key', '=', c.channelKey)
+        .where('session_id', '=', c.sessionId)
+        .where('day', '=', c.day)
+        .execute();
+      return 'exhausted';
+    });
+  }
+
+  /** Gives back a count reserved for a send the messenger then refused. */
+  async release(c: ServedConsultation): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const removed = await trx
+        .deleteFrom('served_consultations')
+        .where('channel_key', '=', c.channelKey)
+        .where('session_id', '=', c.sessionId)
+        .where('day', '=', c.day)
+        .executeTakeFirst();
+      if (Number(removed.numDeletedRows) === 1) {
+        await trx
+          .updateTable('channels')
+          .set({ consultations_used: sql<number>`consultations_used - 1` })
+          .where('key', '=', c.channelKey)
+          .where('consultations_used', '>', 0)
+          .execute();
+      }
+    });
+  }
+
+  async setPlan(channelKey: string, consultations: number): Promise<boolean> {
+    const result = await this.db.updateTable('channels').set({ plan_consultations: consultations }).where('key', '=', channelKey).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}
