@@ -10,6 +10,7 @@ import { HealthController } from '../health/health.controller';
 import { MeController } from '../me/me.controller';
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
+import { PlanController } from '../settings/plan.controller';
 import type { Runtime } from './runtime';
 import { CLOCK, CONFIG, MESSENGER, SANDBOX, SERIALS, STORE } from './tokens';
 
@@ -40,7 +41,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
-      controllers: [HealthController, MeController],
+      controllers: [HealthController, MeController, PlanController],
     };
   }
 }

@@ -8,6 +8,8 @@ import { RequiresScope } from '../common/auth/route-access';
 
 class PlanDto {
   @ApiProperty({ description: 'consultations the plan allows' }) consultations!: number;
+  @ApiProperty({ description: 'consultations counted so far' }) used!: number;
+  @ApiProperty({ description: 'consultations left; sending is refused with 402 PLAN_EXHAUSTED at 0' }) remaining!: number;
 }
 
 class ChannelDto {
@@ -53,7 +55,9 @@ export class MeController {
           name: b.name,
           channels: channels
             .filter((c) => c.brandId === b.id)
-            .map((c) => ({ key: c.key, name: c.name, type: c.type, chatbotBuilder: c.chatbotBuilder, plan: { consultations: c.planConsultations } })),
+            .map((c) => ({
+              key: c.key, name: c.name, type: c.type, chatbotBuilder: c.chatbotBuilder, plan: { consultations: c.planConsultations, used: c.consultationsUsed, remaining: Math.max(0, c.planConsultations - c.consultationsUsed) },
+            })),
         })),
     };
   }

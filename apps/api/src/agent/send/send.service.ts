@@ -1,20 +1,35 @@
-import { type SerialGenerator, isUpstreamSuccess } from '@brandwire/domain';
+import { type BubbleKind, type Operation, type SerialGenerator, isUpstreamSuccess } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
-import type { MessengerPort, ShiftableClock } from '@brandwire/upstream';
+import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
-import type { Principal } from '../../common/auth/principal';
+import { BillingService } from '../../billing/billing.service';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
+import type { Principal } from '../../common/auth/principal';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import type { SendResponseDto } from './dto/send-response.dto';
 import type { SendTextDto } from './dto/send-text.dto';
 
-/** Sends to a customer through the messenger and journals each accepted bubble as an `agent` item. */
+/** What one bubble is, for the journal and for delete. */
+export interface BubbleSpec {
+  op: Operation;
+  kind: BubbleKind;
+  /** the journal text of the send */
+  text: string;
+  /** the text delete-by-text matches (the caption of an image, the body of a text) */
+  bubbleText: string | null;
+}
+
+/**
+ * Sends one bubble to a customer through the messenger: bills it, and journals it as an `agent` item with its
+ * serial once the messenger accepted it. A refused send is given back to the plan and journals nothing.
+ */
 @Injectable()
 export class SendService {
   constructor(
     private readonly access: BrandAccessService,
     private readonly journal: JournalWriter,
+    private readonly billing: BillingService,
     @Inject(STORE) private readonly store: Store,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
     @Inject(SERIALS) private readonly serials: SerialGenerator,
@@ -27,13 +42,37 @@ export class SendService {
   }
 
   /** One text bubble to a customer of a channel the caller was already allowed to use. */
-  async deliverText(channel: ChannelRecord, userKey: string, text: string): Promise<SendResponseDto> {
+  deliverText(channel: ChannelRecord, userKey: string, text: string): Promise<SendResponseDto> {
+    return this.deliver(channel, userKey, { op: 'send_text', kind: 'text', text, bubbleText: text }, (serialNumber) =>
+      this.messenger.writeText({ senderKey: channel.senderKey, userKey, serialNumber, message: text }),
+    );
+  }
+
+  async deliver(channel: ChannelRecord, userKey: string, bubble: BubbleSpec, send: (serial: string) => Promise<UpstreamResult>): Promise<SendResponseDto> {
+    const charge = await this.billing.charge(channel, userKey, bubble.op);
     const serial = this.serials.next();
-    const result = await this.messenger.writeText({ senderKey: channel.senderKey, userKey, serialNumber: serial, message: text });
-    if (!isUpstreamSuccess(result.code)) return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
+    let result: UpstreamResult;
+    try {
+      result = await send(serial);
+    } catch (error) {
+      await charge.release();
+      throw error;
+    }
+    if (!isUpstreamSuccess(result.code)) {
+      await charge.release();
+      return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
+    }
     const room = await this.store.journal.getRoom(channel.key, userKey);
     await this.journal.append(channel.key, [
-      { userKey, sessionId: room?.sessionId ?? '', kind: 'agent', text, timestampUnixMs: this.clock.now(), serial },
+      {
+        userKey,
+        sessionId: room?.sessionId ?? '',
+        kind: 'agent',
+        text: bubble.text,
+        timestampUnixMs: this.clock.now(),
+        serial,
+        bubbles: [{ serial, kind: bubble.kind, text: bubble.bubbleText, groupIndex: 0 }],
+      },
     ]);
     return { ok: true, code: '0', message: null, serial };
   }

@@ -120,8 +120,8 @@ describe('GET /api/agent/me', () => {
           id: 'acme',
           name: 'Acme',
           channels: [
-            { key: 'acme-kakao', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, plan: { consultations: 1000 } },
-            { key: 'acme-naver', name: 'Acme Naver', type: 'naver', chatbotBuilder: false, plan: { consultations: 1000 } },
+            { key: 'acme-kakao', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, plan: { consultations: 1000, used: 0, remaining: 1000 } },
+            { key: 'acme-naver', name: 'Acme Naver', type: 'naver', chatbotBuilder: false, plan: { consultations: 1000, used: 0, remaining: 1000 } },
           ],
         },
       ],

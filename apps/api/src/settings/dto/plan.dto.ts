@@ -1,0 +1,24 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
+
+export class SetPlanDto {
+  @ApiProperty({ example: 'acme-kakao' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  brandKey!: string;
+
+  @ApiProperty({ description: 'consultations the plan allows', minimum: 0 })
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000_000)
+  consultations!: number;
+}
+
+export class PlanResponseDto {
+  @ApiProperty() ok!: true;
+  @ApiProperty() brand!: string;
+  @ApiProperty({ description: 'consultations the plan allows' }) consultations!: number;
+  @ApiProperty({ description: 'consultations counted so far' }) used!: number;
+  @ApiProperty({ description: 'consultations left' }) remaining!: number;
+}
