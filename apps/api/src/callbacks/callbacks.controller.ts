@@ -23,6 +23,12 @@ export class CallbacksController {
     return this.callbacks.reference(asBody(body));
   }
 
+  @Post('deleted')
+  @HttpCode(200)
+  deleted(@Body() body: unknown): Promise<CallbackAck> {
+    return this.callbacks.deleted(asBody(body));
+  }
+
   @Post('expired_session')
   @HttpCode(200)
   expiredSession(@Body() body: unknown): Promise<CallbackAck> {

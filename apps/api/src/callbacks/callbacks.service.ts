@@ -60,6 +60,23 @@ export class CallbacksService {
     return { ok: true, seq: conversation?.lastSeq ?? 0 };
   }
 
+  /** A bubble deleted from another agent tool: journaled like a delete made here. */
+  async deleted(body: CallbackBody): Promise<CallbackAck> {
+    const channel = await this.channelOf(body);
+    const serial = requiredString(body, 'serial_number');
+    const bubble = await this.store.journal.findBubble(channel.key, serial);
+    if (!bubble) return { ok: true, seq: 0 };
+    const item = await this.journal.markBubbleDeleted(channel.key, serial, {
+      userKey: bubble.userKey,
+      sessionId: bubble.sessionId,
+      kind: 'deleted',
+      text: 'Message deleted',
+      timestampUnixMs: timeOf(body, this.clock.now()),
+      serial,
+    });
+    return { ok: true, seq: item?.seq ?? 0 };
+  }
+
   private async record(channel: ChannelRecord, body: CallbackBody, kind: JournalKind, text: string, meta: Record<string, unknown> | null = null): Promise<CallbackAck> {
     const [item] = await this.journal.append(channel.key, [
       {

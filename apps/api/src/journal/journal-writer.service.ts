@@ -11,6 +11,11 @@ export class JournalWriter {
     return this.store.journal.append(channelKey, items);
   }
 
+  /** Marks a sent bubble deleted and journals its `deleted` item; undefined when it was deleted already. */
+  markBubbleDeleted(channelKey: string, serial: string, item: NewJournalItem): Promise<JournalItem | undefined> {
+    return this.store.journal.markBubbleDeleted(channelKey, serial, item);
+  }
+
   /** Journals an `ended` or `expired` item unless that consultation's end is journaled already. */
   appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
     return this.store.journal.appendSessionEnd(channelKey, item);

@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
-import { AdvanceClockDto, CustomerWritesDto, SandboxBrandDto } from './dto/sandbox.dto';
+import { AdvanceClockDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import { SandboxService } from './sandbox.service';
 
 /** Present only while the sandbox messenger is the upstream. */
@@ -25,6 +25,13 @@ export class SandboxController {
   @ApiOperation({ summary: 'The simulated customer leaves the chat' })
   customerLeaves(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: SandboxBrandDto) {
     return this.sandbox.customerLeaves(principal, userKey, dto);
+  }
+
+  @Post('customers/:userKey/other-tool-delete')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Another agent tool deletes an agent bubble (the service hears of it by callback)' })
+  deleteFromOtherTool(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: OtherToolDeleteDto) {
+    return this.sandbox.deleteFromOtherTool(principal, userKey, dto);
   }
 
   @Get('customers/:userKey/chat')

@@ -4,7 +4,7 @@ import { CLOCK, SANDBOX } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import type { Principal } from '../common/auth/principal';
 import { fail } from '../common/errors/envelope';
-import type { AdvanceClockDto, CustomerWritesDto, SandboxBrandDto } from './dto/sandbox.dto';
+import type { AdvanceClockDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import type { SandboxLink } from './sandbox-link';
 
 export interface SandboxRefusal {
@@ -44,6 +44,13 @@ export class SandboxService {
   async customerLeaves(principal: Principal, userKey: string, dto: SandboxBrandDto): Promise<{ ok: true; seq: number } | SandboxRefusal> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     const result = await this.sandbox.control.customerLeave(userKey, { senderKey: channel.senderKey });
+    if (!result.ok) return refusal(result);
+    return { ok: true, seq: lastSeq(result.callbacks) };
+  }
+
+  async deleteFromOtherTool(principal: Principal, userKey: string, dto: OtherToolDeleteDto): Promise<{ ok: true; seq: number } | SandboxRefusal> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    const result = await this.sandbox.control.deleteByOtherTool(userKey, { senderKey: channel.senderKey, serial: dto.serial });
     if (!result.ok) return refusal(result);
     return { ok: true, seq: lastSeq(result.callbacks) };
   }

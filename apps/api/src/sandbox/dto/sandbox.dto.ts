@@ -50,3 +50,10 @@ export class AdvanceClockDto {
   @Max(10 * 365 * 24 * 3600)
   advanceSeconds!: number;
 }
+
+export class OtherToolDeleteDto extends SandboxBrandDto {
+  @ApiProperty({ description: 'serial of the agent bubble another agent tool deletes' })
+  @IsString()
+  @IsNotEmpty()
+  serial!: string;
+}

@@ -1,0 +1,73 @@
+import { LOOKBACK_DEFAULT_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
+import type { BubbleRecord, ChannelRecord, Store } from '@brandwire/store';
+import type { MessengerPort, ShiftableClock } from '@brandwire/upstream';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
+import { BrandAccessService } from '../../common/auth/brand-access.service';
+import type { Principal } from '../../common/auth/principal';
+import { fail } from '../../common/errors/envelope';
+import { JournalWriter } from '../../journal/journal-writer.service';
+import type { DeleteDto, DeleteResponseDto } from './dto/delete.dto';
+
+export interface DeleteOutcome {
+  status: number;
+  body: DeleteResponseDto;
+}
+
+function toSentBubble(b: BubbleRecord): SentBubble {
+  return { serial: b.serial, kind: b.kind, text: b.text, sentAtMs: b.sentAtMs, groupSerial: null, groupIndex: b.groupIndex, deletedAtMs: b.deletedAtMs };
+}
+
+/** Deletes one sent bubble within 24 hours: by serial, or by its exact text sent recently. Never billed. */
+@Injectable()
+export class DeleteService {
+  constructor(
+    private readonly access: BrandAccessService,
+    private readonly journal: JournalWriter,
+    @Inject(STORE) private readonly store: Store,
+    @Inject(MESSENGER) private readonly messenger: MessengerPort,
+    @Inject(CLOCK) private readonly clock: ShiftableClock,
+  ) {}
+
+  async delete(principal: Principal, dto: DeleteDto): Promise<DeleteOutcome> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    if ((dto.serial === undefined) === (dto.text === undefined)) throw fail('BAD_REQUEST', 'give exactly one of serial and text');
+    const now = this.clock.now();
+    const bubble = dto.serial !== undefined ? await this.bySerial(channel, dto.userKey, dto.serial) : await this.byText(channel, dto.userKey, dto.text ?? '', dto.withinSeconds, now);
+
+    const check = checkDeletable(toSentBubble(bubble), now);
+    if (!check.ok) return { status: httpStatusOf(check.code), body: { ok: false, code: check.code, message: check.message, serial: bubble.serial } };
+
+    const result = await this.messenger.deleteMessage({ senderKey: channel.senderKey, userKey: dto.userKey, serialNumber: bubble.serial });
+    if (!isUpstreamSuccess(result.code)) {
+      return { status: 200, body: { ok: false, code: result.code, message: result.message ?? 'the messenger refused the delete', serial: bubble.serial } };
+    }
+    const deleted = await this.journal.markBubbleDeleted(channel.key, bubble.serial, {
+      userKey: dto.userKey,
+      sessionId: bubble.sessionId,
+      kind: 'deleted',
+      text: 'Message deleted',
+      timestampUnixMs: now,
+      serial: bubble.serial,
+    });
+    if (!deleted) return { status: 409, body: { ok: false, code: 'ALREADY_DELETED', message: 'this message is already deleted', serial: bubble.serial } };
+    return { status: 200, body: { ok: true, code: '0', message: null, serial: bubble.serial } };
+  }
+
+  private async bySerial(channel: ChannelRecord, userKey: string, serial: string): Promise<BubbleRecord> {
+    const bubble = await this.store.journal.findBubble(channel.key, serial);
+    if (!bubble || bubble.userKey !== userKey) throw fail('NOT_FOUND', `no bubble ${serial} was sent to ${userKey} on ${channel.key}`);
+    return bubble;
+  }
+
+  private async byText(channel: ChannelRecord, userKey: string, text: string, withinSeconds: number | undefined, now: number): Promise<BubbleRecord> {
+    const lookback = withinSeconds ?? LOOKBACK_DEFAULT_S;
+    const recent = await this.store.journal.listRecentBubbles(channel.key, userKey, now - lookback * 1000);
+    const found = findBubbleByText(recent.map(toSentBubble), text, now, lookback);
+    const bubble = found && recent.find((b) => b.serial === found.serial);
+    if (!bubble) {
+      throw fail('NOT_FOUND', `no message with exactly this text was sent to ${userKey} in the last ${lookback} seconds; widen withinSeconds or pass serial`);
+    }
+    return bubble;
+  }
+}
