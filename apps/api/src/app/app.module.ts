@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { ConsentModule } from '../agent/consent/consent.module';
 import { DeleteModule } from '../agent/delete/delete.module';
 import { SendModule } from '../agent/send/send.module';
 import { SessionActionsModule } from '../agent/session/session-actions.module';
@@ -41,7 +42,7 @@ export class AppModule {
   static forRuntime(runtime: Runtime): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
+      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
       controllers: [HealthController, MeController, PlanController],
     };
   }

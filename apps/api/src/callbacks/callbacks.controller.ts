@@ -29,6 +29,13 @@ export class CallbacksController {
     return this.callbacks.deleted(asBody(body));
   }
 
+  /** The customer's consent: relayed to the client, never stored (not even in the journal) and never logged. */
+  @Post('personal_info')
+  @HttpCode(200)
+  personalInfo(@Body() body: unknown): Promise<{ ok: true }> {
+    return this.callbacks.personalInfo(asBody(body));
+  }
+
   @Post('expired_session')
   @HttpCode(200)
   expiredSession(@Body() body: unknown): Promise<CallbackAck> {

@@ -60,6 +60,15 @@ export class CallbacksService {
     return { ok: true, seq: conversation?.lastSeq ?? 0 };
   }
 
+  /**
+   * Consent given: the values may only be relayed to a connected webhook, and none is connected yet, so they
+   * are dropped, as the spec says for a channel without a webhook.
+   */
+  async personalInfo(body: CallbackBody): Promise<{ ok: true }> {
+    await this.channelOf(body);
+    return { ok: true };
+  }
+
   /** A bubble deleted from another agent tool: journaled like a delete made here. */
   async deleted(body: CallbackBody): Promise<CallbackAck> {
     const channel = await this.channelOf(body);

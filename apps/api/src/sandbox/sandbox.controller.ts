@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
-import { AdvanceClockDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
+import { AdvanceClockDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import { SandboxService } from './sandbox.service';
 
 /** Present only while the sandbox messenger is the upstream. */
@@ -25,6 +25,20 @@ export class SandboxController {
   @ApiOperation({ summary: 'The simulated customer leaves the chat' })
   customerLeaves(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: SandboxBrandDto) {
     return this.sandbox.customerLeaves(principal, userKey, dto);
+  }
+
+  @Post('customers/:userKey/consent')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The simulated customer agrees to share nickname and phone number' })
+  customerConsents(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: CustomerConsentDto) {
+    return this.sandbox.customerConsents(principal, userKey, dto);
+  }
+
+  @Post('customers/:userKey/tap')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'The simulated customer taps a quick reply of an agent bubble' })
+  customerTaps(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: CustomerTapDto) {
+    return this.sandbox.customerTaps(principal, userKey, dto);
   }
 
   @Post('customers/:userKey/other-tool-delete')

@@ -4,7 +4,7 @@ import { CLOCK, SANDBOX } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import type { Principal } from '../common/auth/principal';
 import { fail } from '../common/errors/envelope';
-import type { AdvanceClockDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
+import type { AdvanceClockDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import type { SandboxLink } from './sandbox-link';
 
 export interface SandboxRefusal {
@@ -51,6 +51,21 @@ export class SandboxService {
   async deleteFromOtherTool(principal: Principal, userKey: string, dto: OtherToolDeleteDto): Promise<{ ok: true; seq: number } | SandboxRefusal> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     const result = await this.sandbox.control.deleteByOtherTool(userKey, { senderKey: channel.senderKey, serial: dto.serial });
+    if (!result.ok) return refusal(result);
+    return { ok: true, seq: lastSeq(result.callbacks) };
+  }
+
+  async customerConsents(principal: Principal, userKey: string, dto: CustomerConsentDto): Promise<{ ok: true } | SandboxRefusal> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    const result = await this.sandbox.control.consent(userKey, { senderKey: channel.senderKey, nickname: dto.nickname, phoneNumber: dto.phoneNumber });
+    if (!result.ok) return refusal(result);
+    lastSeq(result.callbacks);
+    return { ok: true };
+  }
+
+  async customerTaps(principal: Principal, userKey: string, dto: CustomerTapDto): Promise<{ ok: true; seq: number } | SandboxRefusal> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    const result = await this.sandbox.control.tap(userKey, { senderKey: channel.senderKey, serial: dto.serial, quickReply: dto.quickReply });
     if (!result.ok) return refusal(result);
     return { ok: true, seq: lastSeq(result.callbacks) };
   }

@@ -1,8 +1,9 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
 import { SendResponseDto } from './dto/send-response.dto';
+import { SendRichDto } from './dto/send-rich.dto';
 import { SendTextDto } from './dto/send-text.dto';
 import { SendService } from './send.service';
 
@@ -18,5 +19,15 @@ export class SendController {
   @ApiOkResponse({ type: SendResponseDto, description: 'ok:false with the messenger code (e.g. -502) when the messenger rejects' })
   sendText(@CurrentPrincipal() principal: Principal, @Body() dto: SendTextDto): Promise<SendResponseDto> {
     return this.sends.sendText(principal, dto);
+  }
+
+  @Post('rich')
+  @HttpCode(200)
+  @RequiresScope('BrandWrite')
+  @ApiOperation({ summary: 'Send a rich message (the rich envelope as a string of JSON)' })
+  @ApiOkResponse({ type: SendResponseDto, description: 'ok:false with the messenger code when the envelope breaks a messenger limit' })
+  @ApiBadRequestResponse({ description: '`BAD_RICH` (not JSON, server-filled fields), `UNSUPPORTED_BUBBLE` (MSGR_CERT)' })
+  sendRich(@CurrentPrincipal() principal: Principal, @Body() dto: SendRichDto): Promise<SendResponseDto> {
+    return this.sends.sendRich(principal, dto);
   }
 }

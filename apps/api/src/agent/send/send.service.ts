@@ -8,7 +8,9 @@ import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import type { SendResponseDto } from './dto/send-response.dto';
+import type { SendRichDto } from './dto/send-rich.dto';
 import type { SendTextDto } from './dto/send-text.dto';
+import { parseRichEnvelope } from './rich-envelope';
 
 /** What one bubble is, for the journal and for delete. */
 export interface BubbleSpec {
@@ -39,6 +41,15 @@ export class SendService {
   async sendText(principal: Principal, dto: SendTextDto): Promise<SendResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     return this.deliverText(channel, dto.userKey, dto.text);
+  }
+
+  async sendRich(principal: Principal, dto: SendRichDto): Promise<SendResponseDto> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    const rich = parseRichEnvelope(dto.rich);
+    const text = rich.message ?? `[${rich.bubbleType}]`;
+    return this.deliver(channel, dto.userKey, { op: 'send_rich', kind: rich.kind, text, bubbleText: rich.message }, (serialNumber) =>
+      this.messenger.sendRich({ senderKey: channel.senderKey, userKey: dto.userKey, serialNumber, envelope: rich.envelope }),
+    );
   }
 
   /** One text bubble to a customer of a channel the caller was already allowed to use. */

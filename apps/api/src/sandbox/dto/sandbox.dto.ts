@@ -57,3 +57,30 @@ export class OtherToolDeleteDto extends SandboxBrandDto {
   @IsNotEmpty()
   serial!: string;
 }
+
+export class CustomerConsentDto extends SandboxBrandDto {
+  @ApiProperty({ example: 'Jiwoo' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  nickname!: string;
+
+  @ApiProperty({ example: '010-1234-5678' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(40)
+  phoneNumber!: string;
+}
+
+export class CustomerTapDto extends SandboxBrandDto {
+  @ApiProperty({ description: 'serial of the agent bubble whose quick reply is tapped' })
+  @IsString()
+  @IsNotEmpty()
+  serial!: string;
+
+  @ApiProperty({ description: 'index of the quick reply', minimum: 0 })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(9)
+  quickReply!: number;
+}

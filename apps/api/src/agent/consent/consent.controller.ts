@@ -1,0 +1,23 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
+import { RequiresScope } from '../../common/auth/route-access';
+import { SendResponseDto } from '../send/dto/send-response.dto';
+import { ConsentService } from './consent.service';
+import { ConsentRequestDto } from './dto/consent.dto';
+
+@ApiTags('outbound')
+@Controller('api/agent/personal-info/request')
+export class ConsentController {
+  constructor(private readonly consent: ConsentService) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequiresScope('BrandWrite')
+  @ApiOperation({ summary: 'Ask the customer to share nickname and phone number (Kakao-type channels, once per consultation)' })
+  @ApiOkResponse({ type: SendResponseDto, description: 'ok reports only the sending of the bubble; -520 when already requested in this consultation' })
+  @ApiBadRequestResponse({ description: '`EMPTY` (userKey empty), `UNSUPPORTED_CHANNEL` (not a Kakao-type channel)' })
+  request(@CurrentPrincipal() principal: Principal, @Body() dto: ConsentRequestDto): Promise<SendResponseDto> {
+    return this.consent.request(principal, dto);
+  }
+}

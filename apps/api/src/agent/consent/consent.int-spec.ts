@@ -1,0 +1,83 @@
+import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
+
+interface SendReply {
+  ok: boolean;
+  code: string;
+  message: string | null;
+  serial: string;
+}
+
+describe('POST /api/agent/personal-info/request', () => {
+  let h: ServiceHarness;
+  const request = (userKey: string, brandKey = 'acme-kakao') => h.post<SendReply>('/api/agent/personal-info/request', { brandKey, userKey });
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('sends the fixed consent bubble once per consultation (-520 on a second request)', async () => {
+    await h.customerWrites('p1', { text: 'please call me' });
+    const first = await request('p1');
+    expect(first.body).toEqual({ ok: true, code: '0', message: null, serial: expect.any(String) });
+    expect((await h.customerChat('p1')).find((b) => b.serial === first.body.serial)).toMatchObject({ kind: 'consent' });
+
+    const second = await request('p1');
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ ok: false, code: '-520' });
+  });
+
+  it('allows a new request after the customer starts a new consultation', async () => {
+    await h.post('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'p1' });
+    await h.customerWrites('p1', { text: 'me again' });
+    expect((await request('p1')).body.ok).toBe(true);
+  });
+
+  it('cannot be deleted (409 NOT_DELETABLE)', async () => {
+    await h.customerWrites('p2', { text: 'hi' });
+    const sent = await request('p2');
+    const reply = await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'p2', serial: sent.body.serial });
+    expect(reply.status).toBe(409);
+    expect(reply.body).toMatchObject({ ok: false, code: 'NOT_DELETABLE', serial: sent.body.serial });
+  });
+
+  it('is billed like a send', async () => {
+    const before = (await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used;
+    await h.customerWrites('p3', { text: 'hi' });
+    await request('p3');
+    expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(before + 1);
+  });
+
+  it('refuses a non-Kakao channel with 400 UNSUPPORTED_CHANNEL', async () => {
+    const reply = await request('p1', 'acme-naver');
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'UNSUPPORTED_CHANNEL', message: expect.stringContaining('Kakao') });
+  });
+
+  it.each(['', '   '])('refuses an empty userKey (%j) with 400 EMPTY', async (userKey) => {
+    const reply = await request(userKey);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'EMPTY', message: 'userKey is empty' });
+  });
+
+  it('relays the consent without writing the values anywhere in the data directory', async () => {
+    await h.customerWrites('p4', { text: 'ok' });
+    await request('p4');
+    const consent = await h.post<{ ok: boolean }>('/sandbox/customers/p4/consent', { brandKey: 'acme-kakao', nickname: 'Jiwoo', phoneNumber: '010-9876-5432' });
+    expect(consent.body.ok).toBe(true);
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    for (const file of readdirSync(h.dataDir)) {
+      const bytes = readFileSync(join(h.dataDir, file));
+      expect(bytes.includes('010-9876-5432')).toBe(false);
+      expect(bytes.includes('Jiwoo')).toBe(false);
+    }
+  });
+
+  it('refuses a BrandRead key with 403 FORBIDDEN', async () => {
+    const reply = await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'p1' }, TOKENS.reader);
+    expect(reply.status).toBe(403);
+  });
+});

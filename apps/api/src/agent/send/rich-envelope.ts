@@ -1,0 +1,35 @@
+import type { BubbleKind } from '@brandwire/domain';
+import { fail } from '../../common/errors/envelope';
+
+const SERVER_FILLED = ['user_key', 'sender_key', 'serial_number'] as const;
+
+export interface RichEnvelope {
+  envelope: Record<string, unknown>;
+  bubbleType: string;
+  /** the bubble's text, for the journal and for delete by text */
+  message: string | null;
+  kind: BubbleKind;
+}
+
+/**
+ * Reads the `rich` string: JSON of an object, without the fields the server fills, and not an identity
+ * verification bubble. Every other rule of the envelope is the messenger's, passed through as its code.
+ */
+export function parseRichEnvelope(rich: string): RichEnvelope {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rich);
+  } catch (error) {
+    throw fail('BAD_RICH', `rich is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw fail('BAD_RICH', 'rich must be a JSON object (the rich envelope)');
+  const envelope = parsed as Record<string, unknown>;
+  for (const field of SERVER_FILLED) {
+    if (field in envelope) throw fail('BAD_RICH', `rich must not contain ${field}: the server fills it`);
+  }
+  const bubbleType = envelope['chat_bubble_type'];
+  if (typeof bubbleType !== 'string' || bubbleType === '') throw fail('BAD_RICH', 'rich.chat_bubble_type is required');
+  if (bubbleType === 'MSGR_CERT') throw fail('UNSUPPORTED_BUBBLE', 'chat_bubble_type MSGR_CERT (identity verification) is not supported');
+  const message = typeof envelope['message'] === 'string' ? envelope['message'] : null;
+  return { envelope, bubbleType, message, kind: bubbleType === 'PERSONAL' ? 'consent' : 'rich' };
+}
