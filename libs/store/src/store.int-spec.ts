@@ -205,6 +205,19 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
     ]);
   });
 
+  it('claims an idempotency key once and replays its answer; another body conflicts', async () => {
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 1)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 2)).toEqual({ kind: 'in_progress' });
+    await store.idempotency.complete('k1', 'idem-1', 200, { ok: true, serial: 's' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 3)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 's' } });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 3)).toEqual({ kind: 'conflict' });
+    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-b', 3)).toEqual({ kind: 'new' });
+    await store.idempotency.release('k2', 'idem-1');
+    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-c', 4)).toEqual({ kind: 'new' });
+    await store.idempotency.forgetOlderThan(4);
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 5)).toEqual({ kind: 'new' });
+  });
+
   it('remembers an end the service asked for until the next consultation', async () => {
     await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 }]);
     await store.journal.markEndRequested('acme-kakao', 'u1', '100');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { BillingRepo } from './billing-repo';
 import { DirectoryRepo } from './directory-repo';
+import { IdempotencyRepo } from './idempotency-repo';
 import { JournalRepo } from './journal-repo';
 import { type Dialect, type StoreOptions, openDatabase } from './open-store';
 import type { Database } from './schema';
@@ -10,6 +11,7 @@ export class Store {
   readonly directory: DirectoryRepo;
   readonly journal: JournalRepo;
   readonly billing: BillingRepo;
+  readonly idempotency: IdempotencyRepo;
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -19,6 +21,7 @@ export class Store {
     this.directory = new DirectoryRepo(db, now);
     this.journal = new JournalRepo(db, dialect);
     this.billing = new BillingRepo(db);
+    this.idempotency = new IdempotencyRepo(db);
   }
 
   static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
+import { Idempotent } from '../../common/http/idempotency.interceptor';
 import { SendResponseDto } from '../send/dto/send-response.dto';
 import { ConsentService } from './consent.service';
 import { ConsentRequestDto } from './dto/consent.dto';
@@ -14,6 +15,7 @@ export class ConsentController {
   @Post()
   @HttpCode(200)
   @RequiresScope('BrandWrite')
+  @Idempotent()
   @ApiOperation({ summary: 'Ask the customer to share nickname and phone number (Kakao-type channels, once per consultation)' })
   @ApiOkResponse({ type: SendResponseDto, description: 'ok reports only the sending of the bubble; -520 when already requested in this consultation' })
   @ApiBadRequestResponse({ description: '`EMPTY` (userKey empty), `UNSUPPORTED_CHANNEL` (not a Kakao-type channel)' })

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
+import { Idempotent } from '../../common/http/idempotency.interceptor';
 import { SendResponseDto } from './dto/send-response.dto';
 import { SendRichDto } from './dto/send-rich.dto';
 import { SendTextDto } from './dto/send-text.dto';
@@ -15,6 +16,7 @@ export class SendController {
   @Post()
   @HttpCode(200)
   @RequiresScope('BrandWrite')
+  @Idempotent()
   @ApiOperation({ summary: 'Send a text message to a customer' })
   @ApiOkResponse({ type: SendResponseDto, description: 'ok:false with the messenger code (e.g. -502) when the messenger rejects' })
   sendText(@CurrentPrincipal() principal: Principal, @Body() dto: SendTextDto): Promise<SendResponseDto> {
@@ -24,6 +26,7 @@ export class SendController {
   @Post('rich')
   @HttpCode(200)
   @RequiresScope('BrandWrite')
+  @Idempotent()
   @ApiOperation({ summary: 'Send a rich message (the rich envelope as a string of JSON)' })
   @ApiOkResponse({ type: SendResponseDto, description: 'ok:false with the messenger code when the envelope breaks a messenger limit' })
   @ApiBadRequestResponse({ description: '`BAD_RICH` (not JSON, server-filled fields), `UNSUPPORTED_BUBBLE` (MSGR_CERT)' })

@@ -1,0 +1,58 @@
+import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
+
+interface SendReply {
+  ok: boolean;
+  code: string;
+  serial: string;
+}
+
+describe('Idempotency-Key on sends', () => {
+  let h: ServiceHarness;
+  const send = (idemKey: string, text: string, token: string = TOKENS.writer) =>
+    h.request<SendReply>('POST', '/api/agent/send', { token, headers: { 'idempotency-key': idemKey }, body: { brandKey: 'acme-kakao', userKey: 'i1', text } });
+  const agentBubbles = async () => (await h.customerChat('i1')).filter((b) => b.from === 'agent');
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+    await h.customerWrites('i1', { text: 'hello' });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('returns the first answer to a retry with the same key and body, without a second delivery or count', async () => {
+    const first = await send('order-1', 'your order shipped');
+    const used = (await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used;
+    const retry = await send('order-1', 'your order shipped');
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(await agentBubbles()).toHaveLength(1);
+    expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(used);
+  });
+
+  it('answers the same key with a different body with 409 IDEMPOTENCY_CONFLICT', async () => {
+    const reply = await send('order-1', 'something else');
+    expect(reply.status).toBe(409);
+    expect(reply.body).toMatchObject({ ok: false, code: 'IDEMPOTENCY_CONFLICT' });
+    expect(await agentBubbles()).toHaveLength(1);
+  });
+
+  it('keeps keys apart per API key', async () => {
+    const other = await send('order-1', 'your order shipped', TOKENS.admin);
+    expect(other.body.ok).toBe(true);
+    expect(await agentBubbles()).toHaveLength(2);
+  });
+
+  it('frees the key when the request failed validation, so the corrected retry runs', async () => {
+    const bad = await h.request('POST', '/api/agent/send', { headers: { 'idempotency-key': 'order-2' }, body: { brandKey: 'acme-kakao', userKey: 'i1' } });
+    expect(bad.status).toBe(400);
+    const good = await send('order-2', 'fixed');
+    expect(good.body.ok).toBe(true);
+  });
+
+  it('refuses a malformed key with 400', async () => {
+    const reply = await send('x'.repeat(256), 'hi');
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('Idempotency-Key') });
+  });
+});
