@@ -25,4 +25,6 @@ module.exports = {
     '^@brandwire/([a-z-]+)$': path.join(__dirname, 'libs/$1/src/index.ts'),
   },
   clearMocks: true,
+  // Integration tests drive real servers and databases on a shared 2-core machine.
+  testTimeout: 30_000,
 };
