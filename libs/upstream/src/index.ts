@@ -1,1 +1,11 @@
-export const placeholder = 'upstream';
+/** @brandwire/upstream: the messenger's partner API (port + HTTP adapter) and the sandbox messenger. */
+export * from './port';
+export { HttpMessengerClient } from './client/messenger-client';
+export { UpstreamUnavailableError, type UnavailableReason } from './client/errors';
+export { type HttpClientOptions, DEFAULT_TIMEOUT_MS } from './client/keep-alive';
+export { SandboxControlClient } from './client/control-client';
+export * from './sandbox/control-types';
+export { startSandboxMessenger, type SandboxMessenger, type SandboxMessengerOptions } from './sandbox/server';
+export { ShiftableClock } from './clock';
+export { senderKeyOf } from './sender-key';
+export { UPLOAD_OK } from './result-codes';

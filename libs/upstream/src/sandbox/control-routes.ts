@@ -1,0 +1,69 @@
+import express, { Request, Response, Router } from 'express';
+import { isHttpUrl } from './button-rules';
+import { bodyOf, channelOf, optionalText, userKeyOf } from './control-input';
+import { SandboxDeps, sweptBefore } from './deps';
+import { ControlError, wrap } from './http-errors';
+import { jsonBody } from './json-body';
+import { customerRoutes } from './customer-routes';
+import { viewOf } from './state';
+
+/** The sandbox-only control API under /_sandbox (X-Partner-Key checked before). */
+export function controlRoutes(deps: SandboxDeps): Router {
+  const r = express.Router();
+  const { state, clock, engine, dispatcher } = deps;
+  r.use(jsonBody());
+
+  r.put('/partner', (req: Request, res: Response) => {
+    const callbackUrl = optionalText(bodyOf(req), 'callbackUrl', 2000);
+    if (!callbackUrl || !isHttpUrl(callbackUrl)) {
+      throw new ControlError(400, 'BAD_REQUEST', 'callbackUrl must be an http or https URL');
+    }
+    state.callbackUrl = callbackUrl;
+    res.json({ ok: true });
+  });
+
+  r.put('/channels/:senderKey', (req: Request, res: Response) => {
+    const senderKey = String(req.params['senderKey']);
+    if (senderKey.length === 0 || senderKey.length > 40) {
+      throw new ControlError(400, 'BAD_REQUEST', 'the sender key must be 1 to 40 characters');
+    }
+    const body = bodyOf(req);
+    const type = optionalText(body, 'type', 40) ?? 'kakao';
+    const chatbotBuilder = body['chatbotBuilder'] ?? false;
+    if (typeof chatbotBuilder !== 'boolean') throw new ControlError(400, 'BAD_REQUEST', 'chatbotBuilder must be a boolean');
+    state.setChannel(senderKey, type, chatbotBuilder);
+    res.json({ ok: true });
+  });
+
+  r.get('/info', (_req: Request, res: Response) => {
+    res.json({ sandbox: true, now: clock.now() });
+  });
+
+  r.get('/clock', (_req: Request, res: Response) => {
+    res.json({ now: clock.now() });
+  });
+
+  r.post(
+    '/clock',
+    wrap(async (req, res) => {
+      const seconds = bodyOf(req)['advanceSeconds'];
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+        throw new ControlError(400, 'BAD_REQUEST', 'advanceSeconds must be a number >= 0');
+      }
+      const before = await sweptBefore(res);
+      clock.advance(seconds * 1000);
+      const records = await dispatcher.enqueueAll(engine.sweep());
+      res.json({ ok: true, now: clock.now(), callbacks: [...before, ...records] });
+    }),
+  );
+
+  r.get('/customers/:userKey/chat', (req: Request, res: Response) => {
+    const userKey = userKeyOf(req);
+    const channel = channelOf(deps, req.query['senderKey']);
+    const c = channel.customers.get(userKey);
+    res.json({ ok: true, bubbles: c ? c.bubbles.map(viewOf) : [] });
+  });
+
+  r.use('/customers/:userKey', customerRoutes(deps));
+  return r;
+}

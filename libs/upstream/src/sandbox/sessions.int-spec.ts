@@ -1,0 +1,183 @@
+import { must } from '../test-support/must';
+import { ShiftableClock } from '../clock';
+import { SandboxHarness, startSandboxHarness } from '../testing/harness';
+import { BOT, KAKAO, customerSays, serial, startHarness } from '../test-support/fixtures';
+import { sessionExpiresAt } from '@brandwire/domain';
+
+const HOUR = 3_600_000;
+
+describe('sandbox sessions and callbacks', () => {
+  let h: SandboxHarness;
+  beforeAll(async () => {
+    h = await startHarness({ callbackTimeoutMs: 300 });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  beforeEach(() => {
+    h.receiver.clear();
+    h.receiver.respondWith(undefined);
+  });
+  afterEach(async () => {
+    await h.receiver.verify();
+  });
+
+  it('starts a consultation: /reference first, then /message, with the partner key header and the answers', async () => {
+    h.receiver.expect('/reference', (b) => b['user_key'] === 'start-user');
+    h.receiver.expect('/message', (b) => b['user_key'] === 'start-user');
+    const now = h.clock.now();
+    const r = await h.control.customerMessage('start-user', { senderKey: KAKAO, text: 'hello', reference: { extra: 'ad-7' } });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.callbacks).toEqual([
+      { path: '/reference', status: 200, body: { ok: true, seq: 1 } },
+      { path: '/message', status: 200, body: { ok: true, seq: 2 } },
+    ]);
+    const [ref, msg] = h.receiver.received;
+    expect(must(ref).headers['x-partner-key']).toBe(h.partnerKey);
+    expect(must(ref).body).toEqual({
+      user_key: 'start-user',
+      sender_key: KAKAO,
+      session_id: expect.stringMatching(/^\d+$/),
+      time: expect.any(Number),
+      app_user_id: null,
+      reference: { extra: 'ad-7' },
+      last_reference: null,
+    });
+    expect(must(ref).body['time']).toBeGreaterThanOrEqual(now);
+    expect(must(msg).body).toEqual({
+      user_key: 'start-user',
+      sender_key: KAKAO,
+      session_id: must(ref).body['session_id'],
+      time: expect.any(Number),
+      serial_number: expect.any(Number),
+      type: 'text',
+      contents: ['hello'],
+    });
+  });
+
+  it('sends text first, then one media message per type with photos bundled, with increasing serials', async () => {
+    const r = await h.control.customerMessage('media-user', {
+      senderKey: KAKAO,
+      text: 'see these',
+      attachments: [{ type: 'photo', caption: 'front' }, { type: 'video' }, { type: 'photo' }],
+    });
+    expect(r.ok && r.callbacks.map((c) => c.path)).toEqual(['/reference', '/message', '/message', '/message']);
+    const msgs = h.receiver.of('/message').map((c) => c.body);
+    expect(msgs.map((m) => m['type'])).toEqual(['text', 'photo', 'video']);
+    const serials = msgs.map((m) => m['serial_number'] as number);
+    expect(must(serials[1])).toBeGreaterThan(must(serials[0]));
+    expect(must(serials[2])).toBeGreaterThan(must(serials[1]));
+    const host = h.attachmentHost.replace(/\./g, '\\.');
+    expect(must(msgs[1])['contents']).toEqual([
+      { url: expect.stringMatching(new RegExp(`^https://${host}/[0-9a-f]+\\.jpg$`)), comment: 'front' },
+      { url: expect.stringMatching(new RegExp(`^https://${host}/[0-9a-f]+\\.jpg$`)), comment: '' },
+    ]);
+    expect(must(msgs[2])['contents']).toEqual([{ url: expect.stringMatching(/\.mp4$/), comment: '' }]);
+  });
+
+  it('refuses an empty customer message', async () => {
+    await expect(h.control.customerMessage('empty-user', { senderKey: KAKAO })).resolves.toEqual({
+      ok: false,
+      code: 'EMPTY',
+      message: 'the message has neither text nor attachments',
+    });
+  });
+
+  it('agent end fires /expired_session (agent_end) and returns the session id; nothing in progress -> no session_id', async () => {
+    const started = await customerSays(h, 'end-user', 'hi');
+    const sessionId = must(h.receiver.of('/reference')[0]).body['session_id'];
+    expect(started.ok).toBe(true);
+    h.receiver.expect('/expired_session', (b) => b['reason'] === 'agent_end' && b['session_id'] === sessionId);
+    await expect(h.messenger.end({ senderKey: KAKAO, userKey: 'end-user' })).resolves.toEqual({ code: '0', message: null, sessionId });
+    await expect(h.messenger.end({ senderKey: KAKAO, userKey: 'end-user' })).resolves.toEqual({ code: '0', message: null });
+    await h.receiver.verify();
+    const [expired] = await h.receiver.waitFor('/expired_session');
+    expect(must(expired).body).toEqual({ user_key: 'end-user', sender_key: KAKAO, session_id: sessionId, time: expect.any(Number), reason: 'agent_end' });
+  });
+
+  it('end_with_bot ends with reason bot; the next consultation carries it in last_reference', async () => {
+    await customerSays(h, 'bot-user', 'hi');
+    const first = must(h.receiver.of('/reference')[0]).body;
+    const r = await h.messenger.endWithBot({ senderKey: KAKAO, userKey: 'bot-user', botEvent: 'main_menu' });
+    expect(r).toEqual({ code: '0', message: null, sessionId: first['session_id'] });
+    await h.receiver.waitFor('/expired_session', { where: (b) => b['reason'] === 'bot' });
+    await customerSays(h, 'bot-user', 'back again');
+    const second = must(h.receiver.of('/reference')[1]).body;
+    expect(second['session_id']).not.toBe(first['session_id']);
+    expect(second['last_reference']).toEqual({ bot: true, bot_event: 'main_menu', created_at: first['time'] });
+    await expect(h.messenger.endWithBot({ senderKey: KAKAO, userKey: 'bot-user', botEvent: 'x'.repeat(101) })).resolves.toMatchObject({ code: '-510' });
+  });
+
+  it('block ends the session with reason block', async () => {
+    await customerSays(h, 'block-user', 'hi');
+    h.receiver.expect('/expired_session', (b) => b['user_key'] === 'block-user' && b['reason'] === 'block');
+    await h.messenger.block({ senderKey: KAKAO, userKey: 'block-user' });
+  });
+
+  it('the customer leaving ends the session (customer_left); leaving again is refused', async () => {
+    await customerSays(h, 'leave-user', 'hi');
+    const r = await h.control.customerLeave('leave-user', { senderKey: KAKAO });
+    expect(r.ok && r.callbacks).toEqual([{ path: '/expired_session', status: 200, body: expect.any(Object) }]);
+    expect(must(h.receiver.of('/expired_session')[0]).body['reason']).toBe('customer_left');
+    await expect(h.control.customerLeave('leave-user', { senderKey: KAKAO })).resolves.toMatchObject({ ok: false, code: 'NO_SESSION' });
+  });
+
+  it('each customer message extends the session', async () => {
+    await customerSays(h, 'ext-user', 'hi');
+    await h.control.advanceClock((20 * 24 * HOUR) / 1000);
+    await customerSays(h, 'ext-user', 'still need help');
+    const advanced = await h.control.advanceClock((15 * 24 * HOUR) / 1000);
+    expect(advanced.ok).toBe(true);
+    expect(h.receiver.of('/expired_session').filter((c) => c.body['user_key'] === 'ext-user')).toEqual([]);
+    await expect(h.messenger.writeText({ senderKey: KAKAO, userKey: 'ext-user', serialNumber: serial(), message: 'ok' })).resolves.toMatchObject({ code: '0' });
+  });
+
+  it('expiry is also noticed lazily when the shared clock is moved directly', async () => {
+    await customerSays(h, 'lazy-user', 'hi');
+    h.clock.advance(31 * 24 * HOUR);
+    h.receiver.expect('/expired_session', (b) => b['user_key'] === 'lazy-user' && b['reason'] === 'expired');
+    await expect(h.messenger.writeText({ senderKey: KAKAO, userKey: 'lazy-user', serialNumber: serial(), message: 'x' })).resolves.toMatchObject({ code: '-502' });
+  });
+
+  it('records what the partner answered, including failures and timeouts', async () => {
+    h.receiver.respondWith((cb) => (cb.path === '/reference' ? { status: 500, body: { error: 'boom' } } : { status: 200, delayMs: 1_000 }));
+    const r = await h.control.customerMessage('fail-user', { senderKey: BOT, text: 'hi' });
+    expect(r.ok && r.callbacks).toEqual([
+      { path: '/reference', status: 500, body: { error: 'boom' } },
+      { path: '/message', status: 0, body: null, error: expect.stringMatching(/timeout/i) },
+    ]);
+  });
+
+  it('a test expecting a callback that never comes fails', async () => {
+    h.receiver.expect('/personal_info');
+    await expect(h.receiver.verify(100)).rejects.toThrow('expected callbacks never arrived: /personal_info');
+    await expect(h.receiver.waitFor('/deleted', { timeoutMs: 50 })).rejects.toThrow('callback /deleted x1 did not arrive in time');
+    h.receiver.clear();
+  });
+});
+
+describe('sandbox session expiry on a frozen clock', () => {
+  let h: SandboxHarness;
+  beforeAll(async () => {
+    // the base clock stands still, so only advancing moves time: the boundary can be hit to the millisecond
+    h = await startSandboxHarness({ clock: new ShiftableClock(0, () => Date.UTC(2026, 10, 21, 8, 15, 42, 123)), channels: { [KAKAO]: {} } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('expires 30 days from the next full hour after the last customer message: not 1 ms before, at that time yes', async () => {
+    await customerSays(h, 'exp-user', 'hi');
+    const at = sessionExpiresAt(must(h.receiver.of('/message')[0]).body['time'] as number);
+    const toGo = at - h.clock.now();
+    const before = await h.control.advanceClock((toGo - 1) / 1000);
+    expect(before.ok && before.callbacks).toEqual([]);
+    await expect(h.messenger.writeText({ senderKey: KAKAO, userKey: 'exp-user', serialNumber: serial(), message: 'still here?' })).resolves.toMatchObject({ code: '0' });
+    const after = await h.control.advanceClock(0.001);
+    expect(after.ok && after.callbacks).toEqual([{ path: '/expired_session', status: 200, body: expect.any(Object) }]);
+    expect(after.ok && after.now).toBeGreaterThanOrEqual(at);
+    expect(must(h.receiver.of('/expired_session')[0]).body).toMatchObject({ user_key: 'exp-user', reason: 'expired' });
+    await expect(h.messenger.writeText({ senderKey: KAKAO, userKey: 'exp-user', serialNumber: serial(), message: 'x' })).resolves.toMatchObject({ code: '-502' });
+  });
+
+});

@@ -1,0 +1,141 @@
+import { BubbleFrom, ChatBubble, ChatBubbleKind, EndReason } from './control-types';
+
+export const DELETED_PLACEHOLDER = 'This message was deleted.';
+export const CONSENT_TEXT = 'The agent asks for your nickname and phone number. [Agree]';
+/** Bubbles kept per customer; older ones are forgotten (the sandbox is not an archive). */
+const MAX_BUBBLES = 5_000;
+const BUBBLE_TRIM = 500;
+
+export interface Bubble {
+  serial: string;
+  from: BubbleFrom;
+  kind: ChatBubbleKind;
+  text: string | null;
+  imageUrl: string | null;
+  deleted: boolean;
+  sentAt: number;
+  /** quick replies of an agent bubble (as sent), for taps */
+  quickReplies: readonly Record<string, unknown>[];
+}
+
+export interface Session {
+  id: string;
+  startedAt: number;
+  expiresAt: number;
+  reference: Record<string, unknown>;
+  /** the consent bubble sent in this session (requested once per session) */
+  consentBubble: Bubble | null;
+  consentGiven: boolean;
+}
+
+export interface PastSession {
+  reference: Record<string, unknown>;
+  startedAt: number;
+  endedAt: number;
+  reason: EndReason;
+  botEvent: string | null;
+}
+
+export interface Customer {
+  readonly key: string;
+  readonly senderKey: string;
+  readonly userKey: string;
+  blocked: boolean;
+  session: Session | null;
+  last: PastSession | null;
+  bubbles: Bubble[];
+  readonly bySerial: Map<string, Bubble>;
+}
+
+export interface Channel {
+  readonly senderKey: string;
+  type: string;
+  chatbotBuilder: boolean;
+  active: boolean;
+  readonly customers: Map<string, Customer>;
+  /** serial numbers already used by partner sends on this sender */
+  readonly serials: Set<string>;
+}
+
+/** All sandbox state, in memory; every lookup is by key (no scans over customers). */
+export class SandboxState {
+  readonly channels = new Map<string, Channel>();
+  callbackUrl: string | null = null;
+  private sessionSeq = 1_000_000;
+  private customerSerialSeq = 7_000_000_000_000;
+  private systemSeq = 0;
+
+  setChannel(senderKey: string, type: string, chatbotBuilder: boolean): Channel {
+    const existing = this.channels.get(senderKey);
+    if (existing) {
+      existing.type = type;
+      existing.chatbotBuilder = chatbotBuilder;
+      return existing;
+    }
+    const channel: Channel = { senderKey, type, chatbotBuilder, active: true, customers: new Map(), serials: new Set() };
+    this.channels.set(senderKey, channel);
+    return channel;
+  }
+
+  /** The customer of a channel, created on first use. */
+  customer(channel: Channel, userKey: string): Customer {
+    let c = channel.customers.get(userKey);
+    if (!c) {
+      c = {
+        key: `${channel.senderKey}\n${userKey}`,
+        senderKey: channel.senderKey,
+        userKey,
+        blocked: false,
+        session: null,
+        last: null,
+        bubbles: [],
+        bySerial: new Map(),
+      };
+      channel.customers.set(userKey, c);
+    }
+    return c;
+  }
+
+  newSessionId(): string {
+    this.sessionSeq += 1;
+    return String(this.sessionSeq);
+  }
+
+  newCustomerSerial(): number {
+    this.customerSerialSeq += 1;
+    return this.customerSerialSeq;
+  }
+
+  newSystemSerial(): string {
+    this.systemSeq += 1;
+    return `sys-${this.systemSeq}`;
+  }
+
+  addBubble(c: Customer, b: Omit<Bubble, 'deleted' | 'quickReplies'> & { quickReplies?: Bubble['quickReplies'] }): Bubble {
+    const bubble: Bubble = { ...b, deleted: false, quickReplies: b.quickReplies ?? [] };
+    c.bubbles.push(bubble);
+    c.bySerial.set(bubble.serial, bubble);
+    // forget the oldest in chunks, so a long chat does not cost a copy per bubble
+    if (c.bubbles.length > MAX_BUBBLES + BUBBLE_TRIM) {
+      const dropped = c.bubbles.splice(0, BUBBLE_TRIM);
+      for (const d of dropped) c.bySerial.delete(d.serial);
+    }
+    return bubble;
+  }
+
+  addNotice(c: Customer, text: string, at: number): Bubble {
+    return this.addBubble(c, { serial: this.newSystemSerial(), from: 'system', kind: 'notice', text, imageUrl: null, sentAt: at });
+  }
+}
+
+/** What the customer sees of a bubble. */
+export function viewOf(b: Bubble): ChatBubble {
+  const view: ChatBubble = { serial: b.serial, from: b.from, kind: b.kind, deleted: b.deleted };
+  if (b.deleted) {
+    view.text = DELETED_PLACEHOLDER;
+    return view;
+  }
+  if (b.text !== null) view.text = b.text;
+  if (b.imageUrl !== null) view.imageUrl = b.imageUrl;
+  return view;
+}

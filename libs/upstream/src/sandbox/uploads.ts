@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import multer from 'multer';
+import { UploadKind } from './button-rules';
+
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const MAX_FILE_BYTES = 300 * 1024 * 1024;
+export const MAX_AUDIO_BYTES = 10 * 1024 * 1024;
+
+export interface StoredUpload {
+  /** name under /files/ */
+  fileName: string;
+  path: string;
+  kind: UploadKind;
+  mime: string;
+  size: number;
+  originalName: string;
+  url: string;
+}
+
+const MIME_BY_EXT: Readonly<Record<string, string>> = {
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain; charset=utf-8',
+  '.mp3': 'audio/mpeg',
+  '.m4a': 'audio/mp4',
+  '.mp4': 'video/mp4',
+  '.zip': 'application/zip',
+};
+
+/**
+ * Files uploaded to the sandbox messenger: stored in a temp dir (os.tmpdir()/brandwire-sandbox-*), served
+ * under `<sandboxUrl>/files/<name>`, remembered with what they were uploaded as; removed on close().
+ */
+export class UploadStore {
+  private readonly byUrl = new Map<string, StoredUpload>();
+  private readonly byFileName = new Map<string, StoredUpload>();
+  /** set once the server listens */
+  publicBase = '';
+
+  private constructor(readonly dir: string) {}
+
+  static async create(): Promise<UploadStore> {
+    return new UploadStore(await mkdtemp(join(tmpdir(), 'brandwire-sandbox-')));
+  }
+
+  /** Multer middleware streaming one file part `field` to disk, at most `maxBytes`. */
+  multipart(field: string, maxBytes: number): ReturnType<multer.Multer['single']> {
+    const storage = multer.diskStorage({
+      destination: this.dir,
+      filename: (_req, file, cb) => cb(null, randomId() + safeExt(file.originalname)),
+    });
+    return multer({
+      storage,
+      defParamCharset: 'utf8',
+      limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 30 },
+    }).single(field);
+  }
+
+  register(file: Express.Multer.File, kind: UploadKind, mime: string): StoredUpload {
+    const upload: StoredUpload = {
+      fileName: file.filename,
+      path: file.path,
+      kind,
+      mime,
+      size: file.size,
+      originalName: file.originalname,
+      url: `${this.publicBase}/files/${file.filename}`,
+    };
+    this.byUrl.set(upload.url, upload);
+    this.byFileName.set(upload.fileName, upload);
+    return upload;
+  }
+
+  kindOf(url: string): UploadKind | undefined {
+    return this.byUrl.get(url)?.kind;
+  }
+
+  find(fileName: string): StoredUpload | undefined {
+    return this.byFileName.get(fileName);
+  }
+
+  async discard(path: string | undefined): Promise<void> {
+    if (path) await rm(path, { force: true });
+  }
+
+  async close(): Promise<void> {
+    this.byUrl.clear();
+    this.byFileName.clear();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}
+
+export function mimeOfFile(name: string): string {
+  return MIME_BY_EXT[extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/** jpg, png or gif by their magic bytes; undefined for anything else (a renamed text file, say). */
+export function sniffImage(head: Buffer): 'image/png' | 'image/jpeg' | 'image/gif' | undefined {
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    return 'image/png';
+  }
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  const sig = head.subarray(0, 6).toString('latin1');
+  if (sig === 'GIF87a' || sig === 'GIF89a') return 'image/gif';
+  return undefined;
+}
+
+export async function readHead(path: string, bytes = 16): Promise<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await fh.close();
+  }
+}
+
+function randomId(): string {
+  return randomBytes(12).toString('hex');
+}
+
+function safeExt(name: string): string {
+  const ext = extname(name).toLowerCase();
+  return /^\.[a-z0-9]{1,8}$/.test(ext) ? ext : '';
+}
