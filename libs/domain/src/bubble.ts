@@ -69,7 +69,7 @@ export function findBubbleByText(
   let best: SentBubble | undefined;
   for (const b of bubbles) {
     if (b.text !== text || b.deletedAtMs !== null) continue;
-    if (b.groupSerial !== null && b.groupIndex !== 0) continue;
+    if (b.groupIndex !== 0) continue;
     if (nowMs - b.sentAtMs > windowMs) continue;
     if (best === undefined || isMoreRecent(b, best)) best = b;
   }

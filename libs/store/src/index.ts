@@ -4,3 +4,4 @@ export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryR
 export type { BillingRepo, Reservation, ServedConsultation } from './billing-repo';
 export type { BubbleRecord, ConversationRecord, JournalItem, JournalRepo, NewBubble, NewJournalItem, RoomRecord, RoomState } from './journal-repo';
 export type { IdempotencyClaim, IdempotencyRepo } from './idempotency-repo';
+export type { UploadKind, UploadRecord, UploadsRepo } from './uploads-repo';

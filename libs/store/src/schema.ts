@@ -106,6 +106,16 @@ export interface IdempotencyKeysTable {
   created_ms: number;
 }
 
+export interface UploadsTable {
+  url: string;
+  channel_key: string;
+  kind: string;
+  image_type: string | null;
+  name: string;
+  size: number;
+  created_ms: number;
+}
+
 export interface Database {
   brands: BrandsTable;
   channels: ChannelsTable;
@@ -118,4 +128,5 @@ export interface Database {
   bubbles: BubblesTable;
   served_consultations: ServedConsultationsTable;
   idempotency_keys: IdempotencyKeysTable;
+  uploads: UploadsTable;
 }

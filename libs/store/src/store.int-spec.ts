@@ -218,6 +218,14 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 5)).toEqual({ kind: 'new' });
   });
 
+  it('remembers upload URLs with their kind and image type', async () => {
+    const upload = { url: 'https://files/x.png', channelKey: 'acme-kakao', kind: 'image' as const, imageType: 'plain' as const, name: 'x.png', size: 12, createdMs: 5 };
+    await store.uploads.save(upload);
+    await store.uploads.save({ ...upload, imageType: 'rich' });
+    expect(await store.uploads.find('https://files/x.png')).toEqual(upload);
+    expect(await store.uploads.find('https://files/y.png')).toBeUndefined();
+  });
+
   it('remembers an end the service asked for until the next consultation', async () => {
     await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 }]);
     await store.journal.markEndRequested('acme-kakao', 'u1', '100');

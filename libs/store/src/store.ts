@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { BillingRepo } from './billing-repo';
 import { DirectoryRepo } from './directory-repo';
 import { IdempotencyRepo } from './idempotency-repo';
+import { UploadsRepo } from './uploads-repo';
 import { JournalRepo } from './journal-repo';
 import { type Dialect, type StoreOptions, openDatabase } from './open-store';
 import type { Database } from './schema';
@@ -12,6 +13,7 @@ export class Store {
   readonly journal: JournalRepo;
   readonly billing: BillingRepo;
   readonly idempotency: IdempotencyRepo;
+  readonly uploads: UploadsRepo;
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -22,6 +24,7 @@ export class Store {
     this.journal = new JournalRepo(db, dialect);
     this.billing = new BillingRepo(db);
     this.idempotency = new IdempotencyRepo(db);
+    this.uploads = new UploadsRepo(db);
   }
 
   static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {

@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AttachmentsModule } from '../agent/attachments/attachments.module';
 import { ConsentModule } from '../agent/consent/consent.module';
 import { DeleteModule } from '../agent/delete/delete.module';
 import { SendModule } from '../agent/send/send.module';
@@ -12,6 +13,7 @@ import { HealthController } from '../health/health.controller';
 import { MeController } from '../me/me.controller';
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
+import { UploadsModule } from '../uploads/uploads.module';
 import { PlanController } from '../settings/plan.controller';
 import type { Runtime } from './runtime';
 import { CLOCK, CONFIG, MESSENGER, SANDBOX, SERIALS, STORE } from './tokens';
@@ -42,7 +44,7 @@ export class AppModule {
   static forRuntime(runtime: Runtime): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
+      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
       controllers: [HealthController, MeController, PlanController],
     };
   }

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type TestDatabase, type TestDialect, testDatabase } from '@brandwire/store/testing';
 import { startService, type RunningService } from '../app/start-service';
 import { loadConfig } from '../config/config';
@@ -109,6 +109,31 @@ export class ServiceHarness {
 
   get<T = Record<string, unknown>>(path: string, token?: string | null): Promise<ApiReply<T>> {
     return this.request<T>('GET', path, token !== undefined ? { token } : {});
+  }
+
+  /** A multipart POST: text fields, and files read from disk as `[part name, path, file name?, content type?]`. */
+  async multipart<T = Record<string, unknown>>(
+    path: string,
+    fields: Record<string, string>,
+    files: ReadonlyArray<readonly [string, string, string?, string?]>,
+    token: string | null = TOKENS.writer,
+    headers: Record<string, string> = {},
+  ): Promise<ApiReply<T>> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    for (const [part, filePath, fileName, type] of files) {
+      const blob = await openAsBlob(filePath, type ? { type } : {});
+      form.append(part, blob, fileName ?? basename(filePath));
+    }
+    const response = await fetch(`${this.url}${path}`, { method: 'POST', body: form, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, body: body as T, text };
   }
 
   /** The simulated customer writes on a channel; returns the seq of the last journal item it caused. */

@@ -4,6 +4,7 @@ import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
 import { Idempotent } from '../../common/http/idempotency.interceptor';
 import { SendResponseDto } from './dto/send-response.dto';
+import { SendImageDto } from './dto/send-image.dto';
 import { SendRichDto } from './dto/send-rich.dto';
 import { SendTextDto } from './dto/send-text.dto';
 import { SendService } from './send.service';
@@ -32,5 +33,16 @@ export class SendController {
   @ApiBadRequestResponse({ description: '`BAD_RICH` (not JSON, server-filled fields), `UNSUPPORTED_BUBBLE` (MSGR_CERT)' })
   sendRich(@CurrentPrincipal() principal: Principal, @Body() dto: SendRichDto): Promise<SendResponseDto> {
     return this.sends.sendRich(principal, dto);
+  }
+
+  @Post('image')
+  @HttpCode(200)
+  @RequiresScope('BrandWrite')
+  @Idempotent()
+  @ApiOperation({ summary: 'Send a regular photo (a plain image upload URL); no caption' })
+  @ApiOkResponse({ type: SendResponseDto })
+  @ApiBadRequestResponse({ description: '`BAD_URL` (not a plain upload URL of this channel)' })
+  sendImage(@CurrentPrincipal() principal: Principal, @Body() dto: SendImageDto): Promise<SendResponseDto> {
+    return this.sends.sendImage(principal, dto);
   }
 }

@@ -1,4 +1,4 @@
-import { type BubbleKind, type Operation, type SerialGenerator, isUpstreamSuccess } from '@brandwire/domain';
+import { type BubbleKind, type Operation, type SerialGenerator, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
@@ -6,8 +6,10 @@ import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
 import { BillingService } from '../../billing/billing.service';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
+import { fail } from '../../common/errors/envelope';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import type { SendResponseDto } from './dto/send-response.dto';
+import type { SendImageDto } from './dto/send-image.dto';
 import type { SendRichDto } from './dto/send-rich.dto';
 import type { SendTextDto } from './dto/send-text.dto';
 import { parseRichEnvelope } from './rich-envelope';
@@ -49,6 +51,20 @@ export class SendService {
     const text = rich.message ?? `[${rich.bubbleType}]`;
     return this.deliver(channel, dto.userKey, { op: 'send_rich', kind: rich.kind, text, bubbleText: rich.message }, (serialNumber) =>
       this.messenger.sendRich({ senderKey: channel.senderKey, userKey: dto.userKey, serialNumber, envelope: rich.envelope }),
+    );
+  }
+
+  /** A regular photo bubble from a plain image upload (tap opens it full size; no caption). */
+  async sendImage(principal: Principal, dto: SendImageDto): Promise<SendResponseDto> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    const upload = await this.store.uploads.find(dto.imageUrl);
+    if (!upload || upload.kind !== 'image' || upload.channelKey !== channel.key) {
+      throw fail('BAD_URL', `imageUrl must be a URL returned by POST /api/agent/upload/image with imageType=plain on ${channel.key}`);
+    }
+    if (upload.imageType !== 'plain') throw fail('BAD_URL', 'imageUrl was uploaded with imageType=rich; upload the image with imageType=plain to send it as a photo');
+    const text = formatAttachmentLine({ type: 'photo', url: dto.imageUrl });
+    return this.deliver(channel, dto.userKey, { op: 'send_image', kind: 'image', text, bubbleText: null }, (serialNumber) =>
+      this.messenger.writeImage({ senderKey: channel.senderKey, userKey: dto.userKey, serialNumber, imageUrl: dto.imageUrl }),
     );
   }
 

@@ -44,7 +44,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (idemKey === undefined || !principal) return next.handle();
     if (!KEY_PATTERN.test(idemKey)) throw fail('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
 
-    const hash = createHash('sha256').update(`${request.method} ${request.path}\n${canonical(request.body)}`).digest('hex');
+    // Multipart sends are identified by their fields and their files' names and sizes.
+    const files = (Array.isArray(request.files) ? request.files : []).map((f) => [f.fieldname, f.originalname, f.size]);
+    const hash = createHash('sha256').update(`${request.method} ${request.path}\n${canonical(request.body)}\n${canonical(files)}`).digest('hex');
     const now = Date.now();
     return from(this.claim(principal.keyId, idemKey, hash, now)).pipe(
       mergeMap((claim) => {

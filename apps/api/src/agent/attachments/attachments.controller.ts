@@ -1,0 +1,28 @@
+import { Body, Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { FilesInterceptor } from '@nestjs/platform-express';
+import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
+import { RequiresScope } from '../../common/auth/route-access';
+import { Idempotent } from '../../common/http/idempotency.interceptor';
+import { UPLOAD_MAX_FILES, uploadOptions } from '../../media';
+import { AttachmentsService } from './attachments.service';
+import { SendAttachmentsDto, SendAttachmentsFormDto, SendAttachmentsResponseDto } from './dto/send-attachments.dto';
+
+@ApiTags('outbound')
+@Controller('api/agent/send/attachments')
+export class AttachmentsController {
+  constructor(private readonly attachments: AttachmentsService) {}
+
+  @Post()
+  @HttpCode(200)
+  @RequiresScope('BrandWrite')
+  @Idempotent()
+  @UseInterceptors(FilesInterceptor('files', UPLOAD_MAX_FILES, uploadOptions))
+  @ApiConsumes('multipart/form-data')
+  @ApiBody({ type: SendAttachmentsFormDto })
+  @ApiOperation({ summary: 'Send files: jpg/png/gif as image bubbles (rich cards or plain photos), others as file bubbles' })
+  @ApiOkResponse({ type: SendAttachmentsResponseDto })
+  send(@CurrentPrincipal() principal: Principal, @Body() dto: SendAttachmentsDto, @UploadedFiles() files: Express.Multer.File[] | undefined): Promise<SendAttachmentsResponseDto> {
+    return this.attachments.send(principal, dto, files);
+  }
+}

@@ -1,0 +1,153 @@
+import { writeFileSync } from 'node:fs';
+import { imageDir, writeJpeg, writeNoise, writePng, writeWebp } from '../../media/test-support/images';
+import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
+import { DEFAULT_CAPTION } from './attachment-plan';
+
+interface Result {
+  kind: string;
+  ok: boolean;
+  code: string;
+  serial: string;
+  message?: string;
+}
+
+interface Reply {
+  ok: boolean;
+  results: Result[];
+}
+
+interface Bubble {
+  serial: string;
+  from: string;
+  kind: string;
+  text?: string;
+  imageUrl?: string;
+  deleted: boolean;
+}
+
+describe('POST /api/agent/send/attachments', () => {
+  let h: ServiceHarness;
+  let files: Awaited<ReturnType<typeof imageDir>>;
+  const send = (userKey: string, parts: ReadonlyArray<readonly [string, string, string?, string?]>, fields: Record<string, string> = {}) =>
+    h.multipart<Reply>('/api/agent/send/attachments', { brandKey: 'acme-kakao', userKey, ...fields }, parts);
+  const agentBubbles = async (userKey: string) => (await h.customerChat(userKey)).filter((b) => b.from === 'agent') as Bubble[];
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+    files = await imageDir();
+  });
+  afterAll(async () => {
+    await h.stop();
+    await files.cleanup();
+  });
+
+  it('rich: one card per image, the text as the first caption and a default caption after, each with a serial', async () => {
+    await h.customerWrites('a1', { text: 'photos please' });
+    const tall = await writeJpeg(files.file('tall.jpg'), 300, 900);
+    const wide = await writePng(files.file('wide.png'), 2000, 500);
+    const reply = await send('a1', [['files', tall], ['files', wide]], { text: 'Here they are' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.ok).toBe(true);
+    expect(reply.body.results.map((r) => [r.kind, r.ok, r.code])).toEqual([
+      ['image', true, '0'],
+      ['image', true, '0'],
+    ]);
+    expect(new Set(reply.body.results.map((r) => r.serial)).size).toBe(2);
+    const bubbles = await agentBubbles('a1');
+    expect(bubbles.map((b) => [b.kind, b.text])).toEqual([
+      ['rich', 'Here they are'],
+      ['rich', DEFAULT_CAPTION],
+    ]);
+    // the tall image was padded with white margins into the card geometry
+    const hosted = Buffer.from(await (await fetch(bubbles[0]?.imageUrl ?? '')).arrayBuffer());
+    const { default: sharp } = await import('sharp');
+    const meta = await sharp(hosted).metadata();
+    expect(meta.width ?? 0).toBeGreaterThanOrEqual(500);
+    expect((meta.width ?? 0) / (meta.height ?? 1)).toBeGreaterThanOrEqual(0.75 - 0.01);
+  });
+
+  it('journals the images of one send as one item, deleted only when every image is deleted', async () => {
+    const items = (await h.get<{ messages: Array<{ kind: string; serial?: string; text: string; deleted?: boolean }> }>('/api/agent/rooms/a1/messages?brand=acme-kakao')).body
+      .messages;
+    const group = items.find((m) => m.kind === 'agent');
+    expect(group?.text.split('\n')).toHaveLength(2);
+    const serials = (await agentBubbles('a1')).map((b) => b.serial);
+    expect(group?.serial).toBe(serials[0]);
+
+    await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'a1', text: 'Here they are' });
+    let after = (await h.get<{ messages: Array<{ kind: string; serial?: string; deleted?: boolean }> }>('/api/agent/rooms/a1/messages?brand=acme-kakao')).body.messages;
+    expect(after.find((m) => m.kind === 'agent')?.deleted).toBeUndefined();
+    // text lookup matches only the first image: the default caption of the second does not match
+    expect((await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'a1', text: DEFAULT_CAPTION })).body).toMatchObject({ code: 'NOT_FOUND' });
+    await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'a1', serial: serials[1] });
+    after = (await h.get<{ messages: Array<{ kind: string; serial?: string; deleted?: boolean }> }>('/api/agent/rooms/a1/messages?brand=acme-kakao')).body.messages;
+    expect(after.find((m) => m.kind === 'agent')?.deleted).toBe(true);
+    expect(after.filter((m) => m.kind === 'deleted')).toHaveLength(2);
+  });
+
+  it('plain: the text as a separate bubble before the photos, which carry no caption', async () => {
+    await h.customerWrites('a2', { text: 'hi' });
+    const photo = await writeJpeg(files.file('p.jpg'), 640, 480);
+    const reply = await send('a2', [['files', photo]], { text: 'Your receipt', imageStyle: 'plain' });
+    expect(reply.body.results.map((r) => r.kind)).toEqual(['text', 'image']);
+    expect((await agentBubbles('a2')).map((b) => [b.kind, b.text ?? null])).toEqual([
+      ['text', 'Your receipt'],
+      ['image', null],
+    ]);
+  });
+
+  it('sends a file with text as a file bubble and a text bubble; webp and others become files', async () => {
+    await h.customerWrites('a3', { text: 'hi' });
+    const pdf = files.file('invoice.pdf');
+    writeFileSync(pdf, '%PDF-1.4 invoice');
+    const webp = await writeWebp(files.file('pic.webp'));
+    const reply = await send('a3', [['files', pdf, 'invoice.pdf', 'application/pdf'], ['files', webp, 'pic.webp', 'image/webp']], { text: 'The invoice' });
+    expect(reply.body.results.map((r) => [r.kind, r.ok])).toEqual([
+      ['file', true],
+      ['file', true],
+      ['text', true],
+    ]);
+    expect((await agentBubbles('a3')).map((b) => b.kind)).toEqual(['file', 'file', 'text']);
+  });
+
+  it('detects an image from its content even with a misleading name and type', async () => {
+    await h.customerWrites('a4', { text: 'hi' });
+    const png = await writePng(files.file('blob.bin'), 800, 600);
+    const reply = await send('a4', [['files', png, 'blob.bin', 'application/octet-stream']]);
+    expect(reply.body.results.map((r) => r.kind)).toEqual(['image']);
+  });
+
+  it('fails only the unsupported or oversized item, which is never delivered; ok while one bubble succeeded', async () => {
+    await h.customerWrites('a5', { text: 'hi' });
+    const good = await writeJpeg(files.file('good.jpg'), 800, 600);
+    const sliver = await writePng(files.file('sliver.png'), 2000, 10);
+    const noisy = await writeNoise(files.file('noisy.png'), 3000, 2000, 'png');
+    const reply = await send('a5', [['files', sliver], ['files', good], ['files', noisy]], { imageStyle: 'plain' });
+    expect(reply.body.ok).toBe(true);
+    const [first, second, third] = reply.body.results;
+    expect(first).toMatchObject({ kind: 'image', ok: false, code: 'UNSUPPORTED_IMAGE', message: expect.stringContaining('sliver.png') });
+    expect(second).toMatchObject({ kind: 'image', ok: true });
+    expect(third?.ok === true || third?.code === 'IMAGE_TOO_LARGE').toBe(true);
+    const delivered = (await agentBubbles('a5')).map((b) => b.serial);
+    expect(delivered).toContain(second?.serial);
+    expect(delivered).not.toContain(first?.serial);
+  });
+
+  it('answers ok:false with every item failed when the consultation has ended (-502), and bills nothing', async () => {
+    const before = (await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used;
+    const photo = await writeJpeg(files.file('late.jpg'), 800, 600);
+    const reply = await send('never-wrote', [['files', photo]]);
+    expect(reply.body.ok).toBe(false);
+    expect(reply.body.results[0]).toMatchObject({ ok: false, code: '-502' });
+    expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(before);
+  });
+
+  it('refuses a send without files with 400 and a BrandRead key with 403', async () => {
+    const none = await send('a1', []);
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('files') });
+    const photo = await writeJpeg(files.file('ro.jpg'), 800, 600);
+    const ro = await h.multipart('/api/agent/send/attachments', { brandKey: 'acme-kakao', userKey: 'a1' }, [['files', photo]], TOKENS.reader);
+    expect(ro.status).toBe(403);
+  });
+});

@@ -1,0 +1,158 @@
+import { type SerialGenerator, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
+import type { ChannelRecord, NewBubble, Store } from '@brandwire/store';
+import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
+import { BillingService } from '../../billing/billing.service';
+import { BrandAccessService } from '../../common/auth/brand-access.service';
+import type { Principal } from '../../common/auth/principal';
+import { fail } from '../../common/errors/envelope';
+import { JournalWriter } from '../../journal/journal-writer.service';
+import { FILE_TYPE_MAX_BYTES, type FileType, classifyUpload, removeUploads } from '../../media';
+import { MessengerUploadsService } from '../../uploads/messenger-uploads.service';
+import { type IncomingFile, type PlannedBubble, planBubbles } from './attachment-plan';
+import type { AttachmentResultDto, SendAttachmentsDto, SendAttachmentsResponseDto } from './dto/send-attachments.dto';
+
+interface SentImage {
+  serial: string;
+  url: string;
+  caption: string | null;
+  groupIndex: number;
+}
+
+function fileTypeOf(file: IncomingFile): FileType {
+  const type = file.contentType ?? '';
+  if (type.startsWith('audio/')) return 'audio';
+  if (type.startsWith('video/')) return 'video';
+  return 'file';
+}
+
+/**
+ * Sends files as bubbles, one serial each: images are prepared (rich: padded into the card geometry; plain:
+ * oriented and scaled) and uploaded, other files uploaded as files. A failed item is never delivered and does
+ * not stop the others. The images of one send are journaled as one `agent` item, deleted once all are deleted.
+ */
+@Injectable()
+export class AttachmentsService {
+  constructor(
+    private readonly access: BrandAccessService,
+    private readonly billing: BillingService,
+    private readonly journal: JournalWriter,
+    private readonly uploads: MessengerUploadsService,
+    @Inject(STORE) private readonly store: Store,
+    @Inject(MESSENGER) private readonly messenger: MessengerPort,
+    @Inject(SERIALS) private readonly serials: SerialGenerator,
+    @Inject(CLOCK) private readonly clock: ShiftableClock,
+  ) {}
+
+  async send(principal: Principal, dto: SendAttachmentsDto, files: Express.Multer.File[] | undefined): Promise<SendAttachmentsResponseDto> {
+    try {
+      const channel = await this.access.channelFor(principal, dto.brandKey);
+      if (!files || files.length === 0) throw fail('BAD_REQUEST', 'files is required (one or more multipart parts "files")');
+      const incoming = await Promise.all(files.map((f) => this.incoming(f)));
+      const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
+      const results: AttachmentResultDto[] = [];
+      const images: SentImage[] = [];
+      try {
+        for (const bubble of planBubbles(incoming, dto.text, dto.imageStyle ?? 'rich')) {
+          results.push(await this.sendBubble(channel, dto.userKey, bubble, dto.imageStyle ?? 'rich', images));
+        }
+      } finally {
+        await this.journalImages(channel, dto.userKey, images);
+      }
+      const ok = results.some((r) => r.ok);
+      if (!ok) await charge.release();
+      return { ok, results };
+    } finally {
+      await removeUploads(files);
+    }
+  }
+
+  private async incoming(file: Express.Multer.File): Promise<IncomingFile> {
+    const kind = await classifyUpload({ path: file.path, contentType: file.mimetype, fileName: file.originalname });
+    return { path: file.path, name: file.originalname, size: file.size, contentType: file.mimetype, isImage: kind.kind === 'image' };
+  }
+
+  private async sendBubble(channel: ChannelRecord, userKey: string, bubble: PlannedBubble, style: 'rich' | 'plain', images: SentImage[]): Promise<AttachmentResultDto> {
+    const serial = this.serials.next();
+    const senderKey = channel.senderKey;
+    switch (bubble.kind) {
+      case 'text': {
+        const result = await this.messenger.writeText({ senderKey, userKey, serialNumber: serial, message: bubble.text });
+        if (isUpstreamSuccess(result.code)) await this.journalOne(channel, userKey, serial, bubble.text, { serial, kind: 'text', text: bubble.text, groupIndex: 0 });
+        return outcome('text', serial, result);
+      }
+      case 'image': {
+        const uploaded = await this.uploads.uploadImage(channel, bubble.file, style === 'rich' ? 'rich-padded' : 'plain');
+        if (!uploaded.ok) return { kind: 'image', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
+        const result =
+          style === 'rich'
+            ? await this.messenger.sendRich({
+                senderKey,
+                userKey,
+                serialNumber: serial,
+                envelope: { chat_bubble_type: 'IMAGE', message: bubble.caption, attachment: { image: { img_url: uploaded.url } } },
+              })
+            : await this.messenger.writeImage({ senderKey, userKey, serialNumber: serial, imageUrl: uploaded.url });
+        if (isUpstreamSuccess(result.code)) images.push({ serial, url: uploaded.url, caption: bubble.caption, groupIndex: images.length });
+        return outcome('image', serial, result);
+      }
+      case 'file': {
+        const fileType = fileTypeOf(bubble.file);
+        const limit = FILE_TYPE_MAX_BYTES[fileType];
+        if (bubble.file.size > limit) {
+          return { kind: 'file', ok: false, code: 'PAYLOAD_TOO_LARGE', serial, message: `${bubble.file.name}: ${fileType} files are limited to ${limit / 1024 / 1024} MB` };
+        }
+        const uploaded = await this.uploads.uploadFile(channel, bubble.file, fileType);
+        if (!uploaded.ok) return { kind: 'file', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
+        const result = await this.messenger.writeFile({
+          senderKey,
+          userKey,
+          serialNumber: serial,
+          fileUrl: uploaded.url,
+          fileName: uploaded.name,
+          fileSize: uploaded.size,
+          messageType: fileType === 'audio' ? 'AU' : 'FI',
+        });
+        if (isUpstreamSuccess(result.code)) {
+          const text = formatAttachmentLine({ type: fileType === 'file' ? 'file' : fileType, url: uploaded.url, caption: uploaded.name });
+          await this.journalOne(channel, userKey, serial, text, { serial, kind: 'file', text: null, groupIndex: 0 });
+        }
+        return outcome('file', serial, result);
+      }
+      default: {
+        const unreachable: never = bubble;
+        throw new Error(`unknown bubble ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  private async journalOne(channel: ChannelRecord, userKey: string, serial: string, text: string, bubble: NewBubble): Promise<void> {
+    const room = await this.store.journal.getRoom(channel.key, userKey);
+    await this.journal.append(channel.key, [{ userKey, sessionId: room?.sessionId ?? '', kind: 'agent', text, timestampUnixMs: this.clock.now(), serial, bubbles: [bubble] }]);
+  }
+
+  /** The images of one send as one `agent` item whose serial is the first image's. */
+  private async journalImages(channel: ChannelRecord, userKey: string, images: readonly SentImage[]): Promise<void> {
+    const first = images[0];
+    if (!first) return;
+    const room = await this.store.journal.getRoom(channel.key, userKey);
+    await this.journal.append(channel.key, [
+      {
+        userKey,
+        sessionId: room?.sessionId ?? '',
+        kind: 'agent',
+        text: images.map((i) => formatAttachmentLine({ type: 'photo', url: i.url, ...(i.caption ? { caption: i.caption } : {}) })).join('\n'),
+        timestampUnixMs: this.clock.now(),
+        serial: first.serial,
+        bubbles: images.map((i) => ({ serial: i.serial, kind: 'image' as const, text: i.caption, groupIndex: i.groupIndex })),
+      },
+    ]);
+  }
+}
+
+function outcome(kind: AttachmentResultDto['kind'], serial: string, result: UpstreamResult): AttachmentResultDto {
+  return isUpstreamSuccess(result.code)
+    ? { kind, ok: true, code: '0', serial }
+    : { kind, ok: false, code: result.code, serial, message: result.message ?? 'the messenger rejected the bubble' };
+}

@@ -1,0 +1,37 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { CustomerTargetDto } from '../../send/dto/send-text.dto';
+
+export const IMAGE_STYLES = ['rich', 'plain'] as const;
+export type ImageStyle = (typeof IMAGE_STYLES)[number];
+
+export class SendAttachmentsDto extends CustomerTargetDto {
+  @ApiPropertyOptional({ description: 'rich images: the caption of the first image; plain photos: a text bubble sent before them; files only: a text bubble after them' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  text?: string;
+
+  @ApiPropertyOptional({ enum: IMAGE_STYLES, default: 'rich' })
+  @IsOptional()
+  @IsIn(IMAGE_STYLES)
+  imageStyle?: ImageStyle;
+}
+
+export class SendAttachmentsFormDto extends SendAttachmentsDto {
+  @ApiProperty({ type: 'array', items: { type: 'string', format: 'binary' }, description: 'repeatable; jpg, png and gif become image bubbles, everything else file bubbles' })
+  files!: unknown[];
+}
+
+export class AttachmentResultDto {
+  @ApiProperty({ enum: ['image', 'file', 'text'] }) kind!: 'image' | 'file' | 'text';
+  @ApiProperty() ok!: boolean;
+  @ApiProperty({ description: '"0", a messenger code, or UNSUPPORTED_IMAGE / IMAGE_TOO_LARGE / PAYLOAD_TOO_LARGE' }) code!: string;
+  @ApiProperty() serial!: string;
+  @ApiPropertyOptional({ description: 'why the item failed; a failed item was never delivered' }) message?: string;
+}
+
+export class SendAttachmentsResponseDto {
+  @ApiProperty({ description: 'true when at least one bubble succeeded' }) ok!: boolean;
+  @ApiProperty({ type: [AttachmentResultDto] }) results!: AttachmentResultDto[];
+}
