@@ -8,3 +8,4 @@ export * from './bubble';
 export * from './consent';
 export * from './billing';
 export * from './journal';
+export * from './signals';

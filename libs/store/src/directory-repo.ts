@@ -1,6 +1,7 @@
 import type { Scope } from '@brandwire/domain';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema';
+import { ensureSettings } from './settings-repo';
 
 export interface BrandRecord {
   id: string;
@@ -83,6 +84,7 @@ export class DirectoryRepo {
         .values({ channel_key: channel.key, last_seq: 0 })
         .onConflict((oc) => oc.column('channel_key').doNothing())
         .execute();
+      await ensureSettings(trx, channel.key);
     });
   }
 

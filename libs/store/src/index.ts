@@ -5,3 +5,5 @@ export type { BillingRepo, Reservation, ServedConsultation } from './billing-rep
 export type { BubbleRecord, ConversationRecord, JournalItem, JournalRepo, NewBubble, NewJournalItem, RoomRecord, RoomState } from './journal-repo';
 export type { IdempotencyClaim, IdempotencyRepo } from './idempotency-repo';
 export type { UploadKind, UploadRecord, UploadsRepo } from './uploads-repo';
+export { newWebhookSecret, type ChannelSettings, type SettingsRepo } from './settings-repo';
+export type { SignalKey, SignalRecord, SignalState, SignalsRepo } from './signals-repo';

@@ -1,4 +1,4 @@
-import type { BubbleKind, JournalKind } from '@brandwire/domain';
+import { type BubbleKind, type JournalKind, signalsOf } from '@brandwire/domain';
 import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database } from './schema';
 
@@ -334,6 +334,17 @@ export class JournalRepo {
     return { conversation: toConversation(row), items: items.map(toItem) };
   }
 
+  /** A seq with no journal item, for a signal that must not be stored (the consent result). */
+  async reserveSeq(channelKey: string): Promise<number> {
+    const row = await this.db
+      .updateTable('channel_seq')
+      .set({ last_seq: sql<number>`last_seq + 1` })
+      .where('channel_key', '=', channelKey)
+      .returning('last_seq')
+      .executeTakeFirstOrThrow();
+    return Number(row.last_seq);
+  }
+
   async lastSeq(channelKey: string): Promise<number> {
     const row = await this.db.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey).executeTakeFirst();
     return row ? Number(row.last_seq) : 0;
@@ -349,6 +360,8 @@ async function appendInTransaction(trx: Transaction<Database>, channelKey: strin
     .executeTakeFirst();
   if (!allocated) throw new Error(`channel ${channelKey} has no journal sequence`);
   let seq = Number(allocated.last_seq) - items.length;
+  const settings = await trx.selectFrom('channel_settings').select('webhook_url').where('channel_key', '=', channelKey).executeTakeFirst();
+  const signalState = settings?.webhook_url ? 'pending' : 'none';
   const stored: JournalItem[] = [];
   for (const item of items) {
     seq += 1;
@@ -384,6 +397,22 @@ async function appendInTransaction(trx: Transaction<Database>, channelKey: strin
         )
         .execute();
     }
+    // The transactional outbox: an item's signals commit with it, so an accepted event never loses its signal.
+    const signals = signalsOf({ channelKey, seq, userKey: item.userKey, kind: item.kind, timestampUnixMs: item.timestampUnixMs, serial: item.serial ?? null, meta: item.meta ?? null });
+    await trx
+      .insertInto('signals')
+      .values(
+        signals.map((s) => ({
+          channel_key: channelKey,
+          seq,
+          part: s.part,
+          user_key: item.userKey,
+          payload: JSON.stringify(s.payload),
+          created_ms: item.timestampUnixMs,
+          state: signalState,
+        })),
+      )
+      .execute();
     await touchRoom(trx, channelKey, item, seq);
     await touchConversation(trx, channelKey, item, seq);
     stored.push(toItem({ ...row, deleted: 0 }));

@@ -116,6 +116,29 @@ export interface UploadsTable {
   created_ms: number;
 }
 
+export interface ChannelSettingsTable {
+  channel_key: string;
+  webhook_url: string | null;
+  webhook_secret: string;
+  chat_active: Generated<number>;
+  schedule: string | null;
+  delivery_owner: string | null;
+  delivery_lease_until: Generated<number>;
+}
+
+export interface SignalsTable {
+  channel_key: string;
+  seq: number;
+  part: number;
+  user_key: string;
+  payload: string;
+  created_ms: number;
+  state: string;
+  attempts: Generated<number>;
+  next_attempt_ms: Generated<number>;
+  last_error: string | null;
+}
+
 export interface Database {
   brands: BrandsTable;
   channels: ChannelsTable;
@@ -129,4 +152,6 @@ export interface Database {
   served_consultations: ServedConsultationsTable;
   idempotency_keys: IdempotencyKeysTable;
   uploads: UploadsTable;
+  channel_settings: ChannelSettingsTable;
+  signals: SignalsTable;
 }

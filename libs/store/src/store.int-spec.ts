@@ -226,6 +226,47 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
     expect(await store.uploads.find('https://files/y.png')).toBeUndefined();
   });
 
+  it("writes each item's signals with it: pending with a webhook, none without, in seq order", async () => {
+    expect((await store.settings.get('acme-kakao')).webhookSecret).toMatch(/^whsec_/);
+    await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '1', kind: 'message', text: 'before the webhook', timestampUnixMs: 1 }]);
+    await store.settings.setWebhookUrl('acme-kakao', 'https://hooks.example.com/in');
+    await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '1', kind: 'agent', text: 'hi', timestampUnixMs: 2, serial: 'bw-9' }]);
+
+    const all = await store.signals.listAfter('acme-kakao', { seq: 0, part: -1 }, 10);
+    expect(all.map((s) => [s.seq, s.part, s.state, s.payload.kind, s.payload.phase ?? null])).toEqual([
+      [1, 0, 'none', 'message', null],
+      [2, 0, 'pending', 'agent', 'accepted'],
+      [2, 1, 'pending', 'agent', null],
+    ]);
+    expect(JSON.stringify(all.map((s) => s.payload))).not.toContain('before the webhook');
+    expect((await store.signals.listAfter('acme-kakao', { seq: 2, part: 0 }, 10)).map((s) => s.part)).toEqual([1]);
+    expect(await store.signals.channelsWithPending()).toEqual(['acme-kakao']);
+
+    const [first, second] = await store.signals.pending('acme-kakao', 10);
+    await store.signals.markFailed({ channelKey: 'acme-kakao', seq: 2, part: 0 }, 10_000, 'HTTP 500', false);
+    await store.signals.expedite('acme-kakao', 5_000);
+    expect((await store.signals.pending('acme-kakao', 10))[0]).toMatchObject({ attempts: 1, nextAttemptMs: 5_000 });
+    await store.signals.markDelivered({ channelKey: 'acme-kakao', seq: first?.seq ?? 0, part: first?.part ?? 0 });
+    await store.signals.markDelivered({ channelKey: 'acme-kakao', seq: second?.seq ?? 0, part: second?.part ?? 0 });
+    expect(await store.signals.pending('acme-kakao', 10)).toEqual([]);
+    expect(await store.signals.channelsWithPending()).toEqual([]);
+  });
+
+  it("gives a channel's delivery lease to one owner at a time", async () => {
+    expect(await store.signals.claimChannel('acme-kakao', 'a', 1_000, 31_000)).toBe(true);
+    expect(await store.signals.claimChannel('acme-kakao', 'b', 2_000, 32_000)).toBe(false);
+    expect(await store.signals.claimChannel('acme-kakao', 'a', 3_000, 33_000)).toBe(true);
+    expect(await store.signals.claimChannel('acme-kakao', 'b', 34_000, 64_000)).toBe(true);
+    await store.signals.releaseChannel('acme-kakao', 'b');
+    expect(await store.signals.claimChannel('acme-kakao', 'a', 35_000, 65_000)).toBe(true);
+  });
+
+  it('reserves a seq without a journal item', async () => {
+    await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '1', kind: 'message', text: 'x', timestampUnixMs: 1 }]);
+    expect(await store.journal.reserveSeq('acme-kakao')).toBe(2);
+    expect((await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '1', kind: 'message', text: 'y', timestampUnixMs: 2 }]))[0]?.seq).toBe(3);
+  });
+
   it('remembers an end the service asked for until the next consultation', async () => {
     await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '100', kind: 'reference', text: '', timestampUnixMs: 1 }]);
     await store.journal.markEndRequested('acme-kakao', 'u1', '100');

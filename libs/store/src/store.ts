@@ -3,6 +3,8 @@ import { BillingRepo } from './billing-repo';
 import { DirectoryRepo } from './directory-repo';
 import { IdempotencyRepo } from './idempotency-repo';
 import { UploadsRepo } from './uploads-repo';
+import { SettingsRepo } from './settings-repo';
+import { SignalsRepo } from './signals-repo';
 import { JournalRepo } from './journal-repo';
 import { type Dialect, type StoreOptions, openDatabase } from './open-store';
 import type { Database } from './schema';
@@ -14,6 +16,8 @@ export class Store {
   readonly billing: BillingRepo;
   readonly idempotency: IdempotencyRepo;
   readonly uploads: UploadsRepo;
+  readonly settings: SettingsRepo;
+  readonly signals: SignalsRepo;
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -25,6 +29,8 @@ export class Store {
     this.billing = new BillingRepo(db);
     this.idempotency = new IdempotencyRepo(db);
     this.uploads = new UploadsRepo(db);
+    this.settings = new SettingsRepo(db);
+    this.signals = new SignalsRepo(db, dialect);
   }
 
   static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initial from './0001-initial';
 import * as bubblesAndBilling from './0002-bubbles-and-billing';
 import * as uploads from './0003-uploads';
+import * as signals from './0004-signals';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-bubbles-and-billing': bubblesAndBilling,
   '0003-uploads': uploads,
+  '0004-signals': signals,
 };
 
 export const migrationProvider: MigrationProvider = {

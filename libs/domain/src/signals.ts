@@ -1,0 +1,80 @@
+import type { JournalKind } from './journal';
+
+/** Kinds of the inbound signals: the journal kinds plus the consent result. */
+export const SIGNAL_KINDS = ['message', 'reference', 'expired', 'ended', 'agent', 'deleted', 'personal_info'] as const;
+export type SignalKind = (typeof SIGNAL_KINDS)[number];
+
+/** A signal as the client receives it: no conversation content, only what tells it to act. */
+export interface SignalPayload {
+  kind: SignalKind;
+  seq: number;
+  brandKey: string;
+  userKey: string;
+  timestampUnixMs: number;
+  serial?: string;
+  phase?: 'accepted';
+  reference?: Record<string, unknown>;
+  lastReference?: Record<string, unknown> | null;
+  nickname?: string;
+  phoneNumber?: string;
+}
+
+/** One signal of a journal item; `part` orders the signals of the same item (an agent send has two). */
+export interface SignalDraft {
+  part: number;
+  payload: SignalPayload;
+}
+
+export interface JournaledEvent {
+  channelKey: string;
+  seq: number;
+  userKey: string;
+  kind: JournalKind;
+  timestampUnixMs: number;
+  serial: string | null;
+  meta: Record<string, unknown> | null;
+}
+
+/**
+ * The signals a journal item produces: one per item, and two for an agent send (first the acceptance with
+ * `phase: "accepted"`, then the journal entry), both with the item's `seq` and the send's `serial`.
+ */
+export function signalsOf(e: JournaledEvent): SignalDraft[] {
+  const base: SignalPayload = { kind: e.kind, seq: e.seq, brandKey: e.channelKey, userKey: e.userKey, timestampUnixMs: e.timestampUnixMs };
+  switch (e.kind) {
+    case 'agent': {
+      const serial = e.serial ?? undefined;
+      return [
+        { part: 0, payload: { ...base, ...(serial ? { serial } : {}), phase: 'accepted' } },
+        { part: 1, payload: { ...base, ...(serial ? { serial } : {}) } },
+      ];
+    }
+    case 'deleted':
+      return [{ part: 0, payload: { ...base, ...(e.serial ? { serial: e.serial } : {}) } }];
+    case 'reference': {
+      const reference = (e.meta?.['reference'] as Record<string, unknown> | undefined) ?? {};
+      const lastReference = (e.meta?.['lastReference'] as Record<string, unknown> | null | undefined) ?? null;
+      return [{ part: 0, payload: { ...base, reference, lastReference } }];
+    }
+    case 'message':
+    case 'expired':
+    case 'ended':
+      return [{ part: 0, payload: base }];
+    default: {
+      const unreachable: never = e.kind;
+      throw new Error(`unknown journal kind ${String(unreachable)}`);
+    }
+  }
+}
+
+/** The stable id of a signal (the webhook-id and the SSE event id): `<seq>.<part>` within its channel. */
+export function signalCursor(seq: number, part: number): string {
+  return `${seq}.${part}`;
+}
+
+/** Reads `after` / `Last-Event-ID`: "12" (after every signal of seq 12) or "12.0" (after that part). */
+export function parseSignalCursor(raw: string): { seq: number; part: number } | undefined {
+  const match = /^(\d{1,15})(?:\.(\d{1,3}))?$/.exec(raw.trim());
+  if (!match) return undefined;
+  return { seq: Number(match[1]), part: match[2] === undefined ? Number.MAX_SAFE_INTEGER : Number(match[2]) };
+}

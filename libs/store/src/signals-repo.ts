@@ -1,0 +1,152 @@
+import type { SignalPayload } from '@brandwire/domain';
+import { type Kysely, sql } from 'kysely';
+import type { Dialect } from './open-store';
+import type { Database } from './schema';
+
+export type SignalState = 'pending' | 'none' | 'delivered' | 'dead';
+
+export interface SignalRecord {
+  channelKey: string;
+  seq: number;
+  part: number;
+  userKey: string;
+  payload: SignalPayload;
+  createdMs: number;
+  state: SignalState;
+  attempts: number;
+  nextAttemptMs: number;
+}
+
+export interface SignalKey {
+  channelKey: string;
+  seq: number;
+  part: number;
+}
+
+function toSignal(row: {
+  channel_key: string;
+  seq: number;
+  part: number;
+  user_key: string;
+  payload: string;
+  created_ms: number;
+  state: string;
+  attempts: number;
+  next_attempt_ms: number;
+}): SignalRecord {
+  return {
+    channelKey: row.channel_key,
+    seq: Number(row.seq),
+    part: row.part,
+    userKey: row.user_key,
+    payload: JSON.parse(row.payload) as SignalPayload,
+    createdMs: Number(row.created_ms),
+    state: row.state as SignalState,
+    attempts: row.attempts,
+    nextAttemptMs: Number(row.next_attempt_ms),
+  };
+}
+
+/**
+ * The signal outbox. Signals are written in the journal item's transaction (see JournalRepo); this repo reads
+ * them for catch-up and streams, and moves them through delivery. A channel's deliveries are made by one
+ * instance at a time, the holder of the channel's delivery lease.
+ */
+export class SignalsRepo {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Signals after a cursor, in order. */
+  async listAfter(channelKey: string, after: { seq: number; part: number }, max: number): Promise<SignalRecord[]> {
+    const rows = await this.db
+      .selectFrom('signals')
+      .selectAll()
+      .where('channel_key', '=', channelKey)
+      .where((eb) => eb.or([eb('seq', '>', after.seq), eb.and([eb('seq', '=', after.seq), eb('part', '>', after.part)])]))
+      .orderBy('seq')
+      .orderBy('part')
+      .limit(max)
+      .execute();
+    return rows.map(toSignal);
+  }
+
+  async channelsWithPending(): Promise<string[]> {
+    const rows = await this.db.selectFrom('signals').select('channel_key').distinct().where('state', '=', 'pending').execute();
+    return rows.map((r) => r.channel_key);
+  }
+
+  /** The oldest pending signals of a channel, in order (due or not: later ones of a customer wait for earlier ones). */
+  async pending(channelKey: string, limit: number): Promise<SignalRecord[]> {
+    const rows = await this.db
+      .selectFrom('signals')
+      .selectAll()
+      .where('channel_key', '=', channelKey)
+      .where('state', '=', 'pending')
+      .orderBy('seq')
+      .orderBy('part')
+      .limit(limit)
+      .execute();
+    return rows.map(toSignal);
+  }
+
+  async markDelivered(key: SignalKey): Promise<void> {
+    await this.db
+      .updateTable('signals')
+      .set({ state: 'delivered', last_error: null, attempts: sql<number>`attempts + 1` })
+      .where('channel_key', '=', key.channelKey)
+      .where('seq', '=', key.seq)
+      .where('part', '=', key.part)
+      .execute();
+  }
+
+  async markFailed(key: SignalKey, nextAttemptMs: number, error: string, dead: boolean): Promise<void> {
+    await this.db
+      .updateTable('signals')
+      .set({ state: dead ? 'dead' : 'pending', next_attempt_ms: nextAttemptMs, last_error: error.slice(0, 500), attempts: sql<number>`attempts + 1` })
+      .where('channel_key', '=', key.channelKey)
+      .where('seq', '=', key.seq)
+      .where('part', '=', key.part)
+      .execute();
+  }
+
+  /** After a delivery to the channel's endpoint succeeded: every pending signal of the channel is due now. */
+  async expedite(channelKey: string, nowMs: number): Promise<void> {
+    await this.db
+      .updateTable('signals')
+      .set({ next_attempt_ms: nowMs })
+      .where('channel_key', '=', channelKey)
+      .where('state', '=', 'pending')
+      .where('next_attempt_ms', '>', nowMs)
+      .execute();
+  }
+
+  /**
+   * Takes (or renews) the channel's delivery lease for `owner` until `untilMs`. On PostgreSQL the settings row
+   * is locked with FOR UPDATE SKIP LOCKED, so instances racing for the same channel never wait on each other.
+   */
+  async claimChannel(channelKey: string, owner: string, nowMs: number, untilMs: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx
+        .selectFrom('channel_settings')
+        .select(['delivery_owner', 'delivery_lease_until'])
+        .where('channel_key', '=', channelKey);
+      if (this.dialect === 'postgres') query = query.forUpdate().skipLocked();
+      const row = await query.executeTakeFirst();
+      if (!row) return false;
+      if (row.delivery_owner !== owner && Number(row.delivery_lease_until) > nowMs) return false;
+      await trx.updateTable('channel_settings').set({ delivery_owner: owner, delivery_lease_until: untilMs }).where('channel_key', '=', channelKey).execute();
+      return true;
+    });
+  }
+
+  async releaseChannel(channelKey: string, owner: string): Promise<void> {
+    await this.db
+      .updateTable('channel_settings')
+      .set({ delivery_owner: null, delivery_lease_until: 0 })
+      .where('channel_key', '=', channelKey)
+      .where('delivery_owner', '=', owner)
+      .execute();
+  }
+}
