@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import { Pool, types as pgTypes } from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
+import { sqliteDriver } from './sqlite-driver';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -32,6 +32,7 @@ export async function openDatabase(options: StoreOptions): Promise<{ db: Kysely<
 
 function sqlite(dataDir: string): Kysely<Database> {
   mkdirSync(dataDir, { recursive: true });
+  const SqliteDatabase = sqliteDriver();
   const file = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
   file.pragma('journal_mode = WAL');
   // A connection that reopens a WAL database defaults to NORMAL; FULL keeps every answered write through a power loss.
