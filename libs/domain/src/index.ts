@@ -9,3 +9,4 @@ export * from './consent';
 export * from './billing';
 export * from './journal';
 export * from './signals';
+export * from './webhook-retry';

@@ -15,6 +15,8 @@ import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { PlanController } from '../settings/plan.controller';
+import { SignalBus } from '../signals/signal-bus';
+import { SignalsModule } from '../signals/signals.module';
 import type { Runtime } from './runtime';
 import { CLOCK, CONFIG, MESSENGER, SANDBOX, SERIALS, STORE } from './tokens';
 
@@ -33,8 +35,8 @@ class CoreModule {
     ];
     return {
       module: CoreModule,
-      providers: [...ports, ApiKeysService, BrandAccessService, { provide: APP_GUARD, useClass: AuthGuard }],
-      exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService],
+      providers: [...ports, ApiKeysService, BrandAccessService, SignalBus, { provide: APP_GUARD, useClass: AuthGuard }],
+      exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService, SignalBus],
     };
   }
 }
@@ -44,7 +46,7 @@ export class AppModule {
   static forRuntime(runtime: Runtime): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
+      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, SignalsModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
       controllers: [HealthController, MeController, PlanController],
     };
   }

@@ -9,6 +9,7 @@ import { JournalWriter } from '../journal/journal-writer.service';
 import { type CallbackBody, objectOrNull, optionalString, requiredString, timeOf } from './callback-body';
 import { messageText } from './message-text';
 import { sessionEnding } from '../journal/session-ending';
+import { PersonalInfoRelay } from '../signals/personal-info-relay.service';
 
 export interface CallbackAck {
   ok: true;
@@ -22,6 +23,7 @@ export class CallbacksService {
   constructor(
     private readonly access: BrandAccessService,
     private readonly journal: JournalWriter,
+    private readonly personalInfoRelay: PersonalInfoRelay,
     @Inject(STORE) private readonly store: Store,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
   ) {}
@@ -60,12 +62,13 @@ export class CallbacksService {
     return { ok: true, seq: conversation?.lastSeq ?? 0 };
   }
 
-  /**
-   * Consent given: the values may only be relayed to a connected webhook, and none is connected yet, so they
-   * are dropped, as the spec says for a channel without a webhook.
-   */
+  /** Consent given: the values are relayed from memory and never stored (see PersonalInfoRelay). */
   async personalInfo(body: CallbackBody): Promise<{ ok: true }> {
-    await this.channelOf(body);
+    const channel = await this.channelOf(body);
+    await this.personalInfoRelay.relay(channel, requiredString(body, 'user_key'), {
+      nickname: requiredString(body, 'nickname'),
+      phoneNumber: requiredString(body, 'phone_number'),
+    });
     return { ok: true };
   }
 

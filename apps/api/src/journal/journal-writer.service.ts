@@ -1,23 +1,35 @@
 import type { JournalItem, NewJournalItem, Store } from '@brandwire/store';
 import { Inject, Injectable } from '@nestjs/common';
 import { STORE } from '../app/tokens';
+import { SignalBus } from '../signals/signal-bus';
 
-/** The one way events enter the journal; each call is one transaction. */
+/**
+ * The one way events enter the journal; each call is one transaction that also writes the items' signals
+ * (the outbox), after which the delivery worker and the live streams are told.
+ */
 @Injectable()
 export class JournalWriter {
-  constructor(@Inject(STORE) private readonly store: Store) {}
+  constructor(
+    @Inject(STORE) private readonly store: Store,
+    private readonly bus: SignalBus,
+  ) {}
 
-  append(channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
-    return this.store.journal.append(channelKey, items);
+  async append(channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
+    return this.told(channelKey, await this.store.journal.append(channelKey, items));
   }
 
   /** Marks a sent bubble deleted and journals its `deleted` item; undefined when it was deleted already. */
-  markBubbleDeleted(channelKey: string, serial: string, item: NewJournalItem): Promise<JournalItem | undefined> {
-    return this.store.journal.markBubbleDeleted(channelKey, serial, item);
+  async markBubbleDeleted(channelKey: string, serial: string, item: NewJournalItem): Promise<JournalItem | undefined> {
+    return this.told(channelKey, await this.store.journal.markBubbleDeleted(channelKey, serial, item));
   }
 
   /** Journals an `ended` or `expired` item unless that consultation's end is journaled already. */
-  appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
-    return this.store.journal.appendSessionEnd(channelKey, item);
+  async appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
+    return this.told(channelKey, await this.store.journal.appendSessionEnd(channelKey, item));
+  }
+
+  private told<T>(channelKey: string, written: T): T {
+    if (written !== undefined) this.bus.written(channelKey);
+    return written;
   }
 }

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { retryDelayMs, retryPeriodOver } from '@brandwire/domain';
+import type { SignalRecord, Store } from '@brandwire/store';
+import type { ShiftableClock } from '@brandwire/upstream';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CLOCK, STORE } from '../app/tokens';
+import { SignalBus } from './signal-bus';
+import { WEBHOOK_SENDER } from './signal-tokens';
+import type { WebhookSender } from './webhook-sender';
+
+const LEASE_MS = 30_000;
+const IDLE_POLL_MS = 250;
+const BATCH = 2_000;
+const PARALLEL_CUSTOMERS = 64;
+
+/** The webhook-id of a signal: stable across retries and instances, so receivers can drop duplicates. */
+export function webhookId(signal: { channelKey: string; seq: number; part: number }): string {
+  return `sig_${signal.channelKey}_${signal.seq}_${signal.part}`;
+}
+
+/**
+ * Delivers the outbox to each channel's webhook, at least once, in `seq` order per customer. A channel is
+ * delivered by the instance holding its lease; customers are delivered in parallel, each one's signals one after
+ * the other; a failed signal holds back that customer's later ones until its retry succeeds.
+ */
+@Injectable()
+export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly owner = randomUUID();
+  private readonly logger = new Logger('DeliveryWorker');
+  private running = false;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    @Inject(STORE) private readonly store: Store,
+    @Inject(CLOCK) private readonly clock: ShiftableClock,
+    @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
+    private readonly bus: SignalBus,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.running = true;
+    this.unsubscribe = this.bus.onWritten(() => this.wake?.());
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.running = false;
+    this.unsubscribe?.();
+    this.wake?.();
+    await this.loop;
+    this.sender.close();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.tick();
+      } catch (error) {
+        this.logger.error(`delivery round failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (!this.running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, IDLE_POLL_MS);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = undefined;
+    }
+    for (const channel of await this.store.signals.channelsWithPending().catch(() => [])) {
+      await this.store.signals.releaseChannel(channel, this.owner).catch(() => undefined);
+    }
+  }
+
+  /** One round: every channel with pending signals whose lease this instance holds or can take. */
+  async tick(): Promise<void> {
+    const channels = await this.store.signals.channelsWithPending();
+    for (const channelKey of channels) {
+      const now = this.clock.now();
+      if (!(await this.store.signals.claimChannel(channelKey, this.owner, Date.now(), Date.now() + LEASE_MS))) continue;
+      const settings = await this.store.settings.get(channelKey);
+      if (!settings.webhookUrl) continue;
+      await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now);
+    }
+  }
+
+  private async deliverChannel(channelKey: string, url: string, secret: string, now: number): Promise<void> {
+    const pending = await this.store.signals.pending(channelKey, BATCH);
+    const chains = new Map<string, SignalRecord[]>();
+    for (const signal of pending) {
+      const chain = chains.get(signal.userKey);
+      if (chain) chain.push(signal);
+      else chains.set(signal.userKey, [signal]);
+    }
+    let delivered = false;
+    const queue = [...chains.values()];
+    const workers = Array.from({ length: Math.min(PARALLEL_CUSTOMERS, queue.length) }, async () => {
+      for (let chain = queue.shift(); chain; chain = queue.shift()) {
+        if (await this.deliverChain(chain, url, secret, now)) delivered = true;
+      }
+    });
+    await Promise.all(workers);
+    // The endpoint answered: whatever waits for a retry is due now, so a receiver that is back gets it all.
+    if (delivered) await this.store.signals.expedite(channelKey, now);
+  }
+
+  /** Delivers one customer's signals in order; stops at the first one not due or failing. True if any went through. */
+  private async deliverChain(chain: readonly SignalRecord[], url: string, secret: string, now: number): Promise<boolean> {
+    let delivered = false;
+    for (const signal of chain) {
+      if (!this.running || signal.nextAttemptMs > now) break;
+      const attempt = await this.sender.send(url, secret, webhookId(signal), JSON.stringify(signal.payload), Date.now());
+      if (attempt.ok) {
+        await this.store.signals.markDelivered(signal);
+        delivered = true;
+        continue;
+      }
+      const attempts = signal.attempts + 1;
+      const dead = retryPeriodOver(signal.createdMs, now);
+      await this.store.signals.markFailed(signal, now + retryDelayMs(attempts, Math.random()), attempt.error ?? 'failed', dead);
+      if (dead) this.logger.warn(`gave up delivering ${webhookId(signal)} after ${attempts} attempts: ${attempt.error ?? ''}`);
+      if (!dead) break;
+    }
+    return delivered;
+  }
+}

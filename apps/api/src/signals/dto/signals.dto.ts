@@ -1,0 +1,83 @@
+import { SIGNAL_KINDS } from '@brandwire/domain';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+
+export class SignalsQueryDto {
+  @ApiProperty({ example: 'acme-kakao' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  brand!: string;
+
+  @ApiPropertyOptional({ description: 'a seq ("12": after every signal of seq 12) or an event id ("12.0"); default: from the start', example: '0' })
+  @IsOptional()
+  @Matches(/^\d{1,15}(\.\d{1,3})?$/, { message: 'after must be a seq such as 12 or an event id such as 12.0' })
+  after?: string;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  max?: number;
+}
+
+export class StreamQueryDto {
+  @ApiProperty({ example: 'acme-kakao' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  brand!: string;
+
+  @ApiPropertyOptional({ description: 'resume after this event id when the Last-Event-ID header is absent' })
+  @IsOptional()
+  @Matches(/^\d{1,15}(\.\d{1,3})?$/, { message: 'after must be a seq such as 12 or an event id such as 12.0' })
+  after?: string;
+}
+
+export class SignalDto {
+  @ApiProperty({ enum: SIGNAL_KINDS }) kind!: string;
+  @ApiProperty({ description: "equals the journal item's seq" }) seq!: number;
+  @ApiProperty() brandKey!: string;
+  @ApiProperty() userKey!: string;
+  @ApiProperty() timestampUnixMs!: number;
+  @ApiPropertyOptional({ description: 'agent and deleted' }) serial?: string;
+  @ApiPropertyOptional({ enum: ['accepted'], description: 'the first of the two agent signals of a send' }) phase?: 'accepted';
+  @ApiPropertyOptional({ type: Object, description: 'reference: values set at connect time' }) reference?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: Object, nullable: true }) lastReference?: Record<string, unknown> | null;
+}
+
+export class SignalEntryDto {
+  @ApiProperty({ description: 'event id: "<seq>.<part>" (the webhook-id is sig_<brand>_<seq>_<part>)', example: '12.0' }) id!: string;
+  @ApiProperty({ type: SignalDto }) signal!: SignalDto;
+}
+
+export class SignalsResponseDto {
+  @ApiProperty() ok!: true;
+  @ApiProperty() brand!: string;
+  @ApiProperty({ type: [SignalEntryDto] }) signals!: SignalEntryDto[];
+  @ApiProperty({ description: 'pass as after to continue' }) next!: string;
+}
+
+export class WebhookSettingsDto {
+  @ApiProperty() ok!: true;
+  @ApiProperty() brand!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'the inbound webhook URL; null when none is connected' }) url!: string | null;
+  @ApiPropertyOptional({ description: 'the Standard Webhooks signing secret (whsec_…), shown to Admin keys only' }) secret?: string;
+}
+
+export class SetWebhookDto {
+  @ApiProperty({ example: 'acme-kakao' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(200)
+  brandKey!: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'https URL (http to loopback only with the sandbox messenger); null disconnects' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
+  url!: string | null;
+}

@@ -1,0 +1,47 @@
+import type { SignalPayload } from '@brandwire/domain';
+import type { ChannelRecord, Store } from '@brandwire/store';
+import type { ShiftableClock } from '@brandwire/upstream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, STORE } from '../app/tokens';
+import { SignalBus } from './signal-bus';
+import { WEBHOOK_SENDER } from './signal-tokens';
+import { webhookId } from './delivery-worker.service';
+import type { WebhookSender } from './webhook-sender';
+
+const ATTEMPT_DELAYS_MS = [0, 1_000, 2_000, 4_000, 8_000, 16_000];
+
+/**
+ * The consent result (nickname and phone number) is relayed once and never stored: it goes to the channel's
+ * webhook from memory, with a few quick retries, and to live signal streams. Without a webhook it is dropped.
+ * Its seq is reserved from the channel's sequence; no journal item holds it.
+ */
+@Injectable()
+export class PersonalInfoRelay {
+  private readonly logger = new Logger('PersonalInfoRelay');
+
+  constructor(
+    @Inject(STORE) private readonly store: Store,
+    @Inject(CLOCK) private readonly clock: ShiftableClock,
+    @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
+    private readonly bus: SignalBus,
+  ) {}
+
+  async relay(channel: ChannelRecord, userKey: string, values: { nickname: string; phoneNumber: string }): Promise<void> {
+    const settings = await this.store.settings.get(channel.key);
+    const seq = await this.store.journal.reserveSeq(channel.key);
+    const payload: SignalPayload = { kind: 'personal_info', seq, brandKey: channel.key, userKey, timestampUnixMs: this.clock.now(), ...values };
+    this.bus.ephemeral(payload);
+    if (!settings.webhookUrl) return;
+    void this.deliver(settings.webhookUrl, settings.webhookSecret, payload);
+  }
+
+  private async deliver(url: string, secret: string, payload: SignalPayload): Promise<void> {
+    const id = webhookId({ channelKey: payload.brandKey, seq: payload.seq, part: 0 });
+    const body = JSON.stringify(payload);
+    for (const delay of ATTEMPT_DELAYS_MS) {
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if ((await this.sender.send(url, secret, id, body, Date.now())).ok) return;
+    }
+    this.logger.warn(`could not deliver consent signal ${id}; its values were not kept`);
+  }
+}

@@ -1,0 +1,78 @@
+import { ServiceHarness, TOKENS } from '../test-support/service-harness';
+
+interface StreamEvent {
+  id?: string;
+  event?: string;
+  data: Record<string, unknown>;
+}
+
+/** Reads a Server-Sent Events stream until `count` events arrived, then closes it. */
+async function readEvents(url: string, token: string, count: number, headers: Record<string, string> = {}): Promise<StreamEvent[]> {
+  const controller = new AbortController();
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}`, ...headers }, signal: controller.signal });
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const events: StreamEvent[] = [];
+  let buffer = '';
+  const timer = setTimeout(() => controller.abort(), 10_000);
+  try {
+    while (events.length < count) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event: Partial<StreamEvent> = {};
+        for (const line of block.split('\n')) {
+          if (line.startsWith('id: ')) event.id = line.slice(4);
+          else if (line.startsWith('event: ')) event.event = line.slice(7);
+          else if (line.startsWith('data: ')) event.data = JSON.parse(line.slice(6)) as Record<string, unknown>;
+        }
+        if (event.data) events.push(event as StreamEvent);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+  }
+  return events;
+}
+
+describe('GET /api/agent/signals/stream', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('streams the backlog and then live signals, and resumes after Last-Event-ID', async () => {
+    await h.customerWrites('e1', { text: 'first' });
+    const live = readEvents(`${h.url}/api/agent/signals/stream?brand=acme-kakao`, TOKENS.reader, 4);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'e1', text: 'live one' });
+    const events = await live;
+    expect(events.map((e) => [e.event, e.data['phase'] ?? null])).toEqual([
+      ['reference', null],
+      ['message', null],
+      ['agent', 'accepted'],
+      ['agent', null],
+    ]);
+    expect(events.map((e) => e.id)).toEqual(events.map((e) => `${String(e.data['seq'])}.${e.event === 'agent' && e.data['phase'] === undefined ? 1 : 0}`));
+
+    const resumed = await readEvents(`${h.url}/api/agent/signals/stream?brand=acme-kakao`, TOKENS.reader, 2, { 'last-event-id': events[1]?.id ?? '' });
+    expect(resumed.map((e) => e.id)).toEqual([events[2]?.id, events[3]?.id]);
+  });
+
+  it('refuses a malformed Last-Event-ID with 400 and a key of another brand with 403', async () => {
+    const bad = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao', { headers: { 'last-event-id': 'abc' } });
+    expect(bad.status).toBe(400);
+    const other = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao', { token: TOKENS.otherBrand });
+    expect(other.status).toBe(403);
+  });
+});

@@ -1,0 +1,83 @@
+import type { SignalPayload } from '@brandwire/domain';
+import { signalCursor } from '@brandwire/domain';
+import type { Store } from '@brandwire/store';
+import type { Request, Response } from 'express';
+import type { SignalBus } from './signal-bus';
+
+const PAGE = 500;
+const POLL_MS = 1_000;
+const PING_EVERY_POLLS = 15;
+
+/**
+ * One Server-Sent Events stream of a channel's signals: the backlog after the cursor, then live signals as they
+ * are written (news from this instance at once; from other instances within a second by polling). Event ids are
+ * `<seq>.<part>`, so a client resumes with Last-Event-ID. Consent results are sent live only, without an id.
+ */
+export function streamSignals(store: Store, bus: SignalBus, channelKey: string, start: { seq: number; part: number }, req: Request, res: Response): void {
+  let cursor = start;
+  let busy = false;
+  let again = false;
+  let closed = false;
+  let polls = 0;
+
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  res.write('retry: 2000\n\n');
+
+  const write = (id: string | undefined, payload: SignalPayload) => {
+    res.write(`${id ? `id: ${id}\n` : ''}event: ${payload.kind}\ndata: ${JSON.stringify(payload)}\n\n`);
+  };
+
+  const pump = async (): Promise<void> => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    try {
+      do {
+        again = false;
+        for (;;) {
+          const page = await store.signals.listAfter(channelKey, cursor, PAGE);
+          for (const signal of page) {
+            if (closed) return;
+            write(signalCursor(signal.seq, signal.part), signal.payload);
+            cursor = { seq: signal.seq, part: signal.part };
+          }
+          if (page.length < PAGE) break;
+        }
+      } while (again && !closed);
+    } catch {
+      close();
+    } finally {
+      busy = false;
+    }
+  };
+
+  const offWritten = bus.onWritten((channel) => {
+    if (channel === channelKey) void pump();
+  });
+  const offEphemeral = bus.onEphemeral((payload) => {
+    if (payload.brandKey === channelKey && !closed) write(undefined, payload);
+  });
+  const timer = setInterval(() => {
+    polls += 1;
+    if (polls % PING_EVERY_POLLS === 0) res.write(': ping\n\n');
+    void pump();
+  }, POLL_MS);
+
+  function close(): void {
+    if (closed) return;
+    closed = true;
+    clearInterval(timer);
+    offWritten();
+    offEphemeral();
+    res.end();
+  }
+  req.on('close', close);
+  void pump();
+}

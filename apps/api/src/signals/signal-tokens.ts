@@ -1,0 +1,1 @@
+export const WEBHOOK_SENDER = Symbol('WEBHOOK_SENDER');

@@ -1,0 +1,132 @@
+import { ServiceHarness, TOKENS } from '../test-support/service-harness';
+import { WebhookReceiver } from '../test-support/webhook-receiver';
+import { verifyWebhook } from './webhook-signature';
+
+interface WebhookView {
+  ok: boolean;
+  url: string | null;
+  secret?: string;
+}
+
+describe('signals to the client', () => {
+  let h: ServiceHarness;
+  let receiver: WebhookReceiver;
+  let secret: string;
+  const kinds = (r: WebhookReceiver, userKey: string) => r.accepted.filter((d) => d.json['userKey'] === userKey).map((d) => d.json['kind']);
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+    receiver = await WebhookReceiver.start();
+    const set = await h.request<WebhookView>('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url: receiver.url } });
+    expect(set.status).toBe(200);
+    secret = set.body.secret ?? '';
+    expect(secret).toMatch(/^whsec_/);
+  });
+  afterAll(async () => {
+    await h.stop();
+    await receiver.stop();
+  });
+
+  it('delivers reference and message signals, content-free, signed by the Standard Webhooks scheme', async () => {
+    const seq = await h.customerWrites('s1', { text: 'my card number is 1234', reference: { extra: 'campaign-7' } });
+    const accepted = await receiver.waitFor((a) => a.filter((d) => d.json['userKey'] === 's1').length >= 2);
+    const [reference, message] = accepted.filter((d) => d.json['userKey'] === 's1');
+    expect(reference?.json).toEqual({
+      kind: 'reference',
+      seq: seq - 1,
+      brandKey: 'acme-kakao',
+      userKey: 's1',
+      timestampUnixMs: expect.any(Number),
+      reference: { extra: 'campaign-7' },
+      lastReference: null,
+    });
+    expect(message?.json).toEqual({ kind: 'message', seq, brandKey: 'acme-kakao', userKey: 's1', timestampUnixMs: expect.any(Number) });
+    expect(message?.body).not.toContain('1234');
+    for (const delivery of [reference, message]) {
+      const h2 = delivery?.headers ?? {};
+      expect(h2['webhook-id']).toMatch(/^sig_acme-kakao_\d+_0$/);
+      expect(verifyWebhook(secret, String(h2['webhook-id']), Number(h2['webhook-timestamp']), delivery?.body ?? '', String(h2['webhook-signature']))).toBe(true);
+    }
+  });
+
+  it('delivers two agent signals per send, acceptance first, both with the serial and the seq of the journal item', async () => {
+    const sent = await h.post<{ serial: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 's1', text: 'hello' });
+    await receiver.waitFor((a) => a.some((d) => d.json['kind'] === 'agent' && d.json['phase'] === undefined));
+    const agent = receiver.accepted.filter((d) => d.json['kind'] === 'agent');
+    const item = (await h.get<{ messages: Array<{ seq: number; kind: string }> }>('/api/agent/rooms/s1/messages?brand=acme-kakao')).body.messages[0];
+    expect(agent.map((d) => [d.json['phase'] ?? 'journal', d.json['serial'], d.json['seq']])).toEqual([
+      ['accepted', sent.body.serial, item?.seq],
+      ['journal', sent.body.serial, item?.seq],
+    ]);
+  });
+
+  it('delivers a deleted signal with the serial of the deleted bubble', async () => {
+    const sent = await h.post<{ serial: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 's1', text: 'oops' });
+    await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 's1', serial: sent.body.serial });
+    const accepted = await receiver.waitFor((a) => a.some((d) => d.json['kind'] === 'deleted'));
+    expect(accepted.find((d) => d.json['kind'] === 'deleted')?.json['serial']).toBe(sent.body.serial);
+  });
+
+  it('relays the consent values once, and never with a webhook-id that could be fetched again', async () => {
+    await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 's1' });
+    await h.post('/sandbox/customers/s1/consent', { brandKey: 'acme-kakao', nickname: 'Minji', phoneNumber: '010-2222-3333' });
+    const accepted = await receiver.waitFor((a) => a.some((d) => d.json['kind'] === 'personal_info'));
+    expect(accepted.filter((d) => d.json['kind'] === 'personal_info').map((d) => d.json)).toEqual([
+      { kind: 'personal_info', seq: expect.any(Number), brandKey: 'acme-kakao', userKey: 's1', timestampUnixMs: expect.any(Number), nickname: 'Minji', phoneNumber: '010-2222-3333' },
+    ]);
+    const catchUp = await h.get<{ signals: Array<{ signal: { kind: string } }> }>('/api/agent/signals?brand=acme-kakao&max=1000');
+    expect(catchUp.body.signals.some((s) => s.signal.kind === 'personal_info')).toBe(false);
+  });
+
+  it('keeps every signal for a receiver that is down, and delivers all of them in order when it is back', async () => {
+    await receiver.stop();
+    await h.customerWrites('s2', { text: 'one' });
+    for (const text of ['two', 'three', 'four']) await h.customerWrites('s2', { text });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await receiver.listen();
+    await receiver.waitFor((a) => a.filter((d) => d.json['userKey'] === 's2').length >= 5, 20_000);
+    expect(kinds(receiver, 's2')).toEqual(['reference', 'message', 'message', 'message', 'message']);
+    const seqs = receiver.accepted.filter((d) => d.json['userKey'] === 's2').map((d) => Number(d.json['seq']));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  });
+
+  it('retries a receiver that answers 500, with the same webhook-id', async () => {
+    receiver.status = 500;
+    await h.customerWrites('s3', { text: 'retry me' });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    receiver.status = 200;
+    await receiver.waitFor((a) => a.filter((d) => d.json['userKey'] === 's3').length >= 2, 20_000);
+    const attempts = receiver.received.filter((d) => d.json['userKey'] === 's3' && d.json['kind'] === 'reference');
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(attempts.map((d) => d.headers['webhook-id'])).size).toBe(1);
+  });
+
+  it('serves the same payloads for catch-up after a seq', async () => {
+    const all = await h.get<{ ok: boolean; signals: Array<{ id: string; signal: Record<string, unknown> }>; next: string }>('/api/agent/signals?brand=acme-kakao&max=1000', TOKENS.reader);
+    expect(all.body.ok).toBe(true);
+    const delivered = receiver.accepted.filter((d) => d.json['kind'] !== 'personal_info').map((d) => d.json);
+    for (const payload of delivered) expect(all.body.signals.map((s) => s.signal)).toContainEqual(payload);
+    const middle = all.body.signals[3];
+    const rest = await h.get<{ signals: Array<{ id: string }> }>(`/api/agent/signals?brand=acme-kakao&after=${middle?.id}&max=1000`);
+    expect(rest.body.signals.map((s) => s.id)).toEqual(all.body.signals.slice(4).map((s) => s.id));
+  });
+
+  it('shows the secret to Admin keys only, and lets only Admin keys change the URL', async () => {
+    const read = await h.get<WebhookView>('/api/agent/settings/webhook?brand=acme-kakao', TOKENS.writer);
+    expect(read.body).toEqual({ ok: true, brand: 'acme-kakao', url: receiver.url });
+    const change = await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.writer, body: { brandKey: 'acme-kakao', url: receiver.url } });
+    expect(change.status).toBe(403);
+    expect(change.body).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+  });
+
+  it.each([
+    ['a private address', 'https://10.0.0.8/hook'],
+    ['the metadata address', 'http://169.254.169.254/latest'],
+    ['plain http to a public host', 'http://93.184.216.34/hook'],
+    ['not a URL', 'hooks'],
+  ])('refuses %s as the webhook with 400 BAD_REQUEST', async (_, url) => {
+    const reply = await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url } });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('url') });
+  });
+});

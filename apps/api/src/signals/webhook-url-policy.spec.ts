@@ -1,0 +1,53 @@
+import { blockedAddressReason, checkWebhookUrl } from './webhook-url-policy';
+
+const publicDns = (addresses: string[]) => () => Promise.resolve(addresses);
+
+describe('webhook URL policy', () => {
+  it.each([
+    ['10.1.2.3', 'private'],
+    ['172.16.0.9', 'private'],
+    ['192.168.1.1', 'private'],
+    ['169.254.169.254', 'linkLocal'],
+    ['100.64.0.1', 'carrierGradeNat'],
+    ['0.0.0.0', 'unspecified'],
+    ['127.0.0.1', 'loopback'],
+    ['::1', 'loopback'],
+    ['fd00::1', 'uniqueLocal'],
+    ['fe80::1', 'linkLocal'],
+    ['::ffff:10.0.0.1', 'private'],
+  ])('blocks %s (%s)', (address, range) => {
+    expect(blockedAddressReason(address, { allowLoopback: false })).toContain(range);
+  });
+
+  it('allows public addresses, and loopback only when asked', () => {
+    expect(blockedAddressReason('93.184.216.34', { allowLoopback: false })).toBeUndefined();
+    expect(blockedAddressReason('127.0.0.1', { allowLoopback: true })).toBeUndefined();
+  });
+
+  it('accepts an https URL whose host resolves to public addresses only', async () => {
+    expect(await checkWebhookUrl('https://hooks.example.com/in', { allowLoopback: false }, publicDns(['93.184.216.34']))).toMatchObject({ ok: true });
+  });
+
+  it.each([
+    ['http://hooks.example.com/in', 'https'],
+    ['https://10.0.0.5/in', 'private'],
+    ['https://[::1]/in', 'loopback'],
+    ['https://169.254.169.254/latest/meta-data', 'linkLocal'],
+    ['https://user:pw@hooks.example.com/', 'credentials'],
+    ['not a url', 'not a URL'],
+  ])('refuses %s', async (url, fragment) => {
+    const verdict = await checkWebhookUrl(url, { allowLoopback: false }, publicDns(['93.184.216.34']));
+    expect(verdict).toEqual({ ok: false, reason: expect.stringContaining(fragment) });
+  });
+
+  it('refuses a host that resolves to a private address (DNS pointing inside)', async () => {
+    expect(await checkWebhookUrl('https://inside.example.com/', { allowLoopback: false }, publicDns(['93.184.216.34', '10.0.0.7']))).toMatchObject({ ok: false });
+  });
+
+  it('allows http to loopback only while the sandbox is the upstream', async () => {
+    expect(await checkWebhookUrl('http://127.0.0.1:9000/hook', { allowLoopback: true })).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('http://localhost:9000/hook', { allowLoopback: true })).toMatchObject({ ok: true });
+    expect(await checkWebhookUrl('http://127.0.0.1:9000/hook', { allowLoopback: false })).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl('http://hooks.example.com/', { allowLoopback: true }, publicDns(['93.184.216.34']))).toMatchObject({ ok: false });
+  });
+});
