@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Pool, types as pgTypes } from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
@@ -26,7 +26,8 @@ const PG_NUMERIC = 1700;
 export async function openDatabase(options: StoreOptions): Promise<{ db: Kysely<Database>; dialect: Dialect }> {
   const isPostgres = options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl);
   const db = isPostgres ? postgres(options.databaseUrl as string, options.poolSize ?? 20) : sqlite(options.dataDir);
-  await migrate(db);
+  if (isPostgres) await migrateAlone(db);
+  else await migrate(db);
   return { db, dialect: isPostgres ? 'postgres' : 'sqlite' };
 }
 
@@ -55,8 +56,29 @@ function postgres(connectionString: string, max: number): Kysely<Database> {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+/** Any number-like key shared by every instance: instances starting together migrate one after the other. */
+const MIGRATION_LOCK_KEY = 7_215_931_104;
+
+/**
+ * Several instances may start at once on one PostgreSQL: a session advisory lock makes them migrate one at a
+ * time (the migrator's own lock table cannot protect its own creation).
+ */
+async function migrateAlone(db: Kysely<Database>): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    try {
+      // The migrator looks for its tables in every schema unless told which; name the one in use.
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
+      await migrate(connection, rows[0]?.schema);
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+    }
+  });
+}
+
+async function migrate(db: Kysely<Database>, migrationTableSchema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);

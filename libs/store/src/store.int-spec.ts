@@ -275,3 +275,16 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
     expect((await store.journal.getRoom('acme-kakao', 'u1'))?.endRequestedSession).toBeNull();
   });
 });
+
+describe('Store on PostgreSQL with several instances', () => {
+  it('lets them open and migrate a new database at the same time', async () => {
+    const fresh = await testDatabase('postgres');
+    try {
+      const stores = await Promise.all([1, 2, 3].map(() => Store.open({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl })));
+      expect(stores.map((s) => s.dialect)).toEqual(['postgres', 'postgres', 'postgres']);
+      await Promise.all(stores.map((s) => s.close()));
+    } finally {
+      await fresh.drop();
+    }
+  });
+});

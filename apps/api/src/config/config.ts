@@ -17,6 +17,8 @@ export interface Config {
   timeZone: string;
   logLevel: string;
   jsonBodyLimit: string;
+  /** How long an instance holds a channel's webhook deliveries before another may take them over. */
+  deliveryLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -28,6 +30,14 @@ function port(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${name} must be a port number from 0 to 65535, got "${raw}"`);
+  return value;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a whole number above 0, got "${raw}"`);
   return value;
 }
 
@@ -70,5 +80,6 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: timeZone(env),
     logLevel: env['LOG_LEVEL'] || 'info',
     jsonBodyLimit: env['JSON_BODY_LIMIT'] || '1mb',
+    deliveryLeaseMs: positiveInt(env, 'DELIVERY_LEASE_MS', 30_000),
   };
 }

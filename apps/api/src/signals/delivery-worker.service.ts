@@ -3,12 +3,12 @@ import { retryDelayMs, retryPeriodOver } from '@brandwire/domain';
 import type { SignalRecord, Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CLOCK, STORE } from '../app/tokens';
+import { CLOCK, CONFIG, STORE } from '../app/tokens';
+import type { Config } from '../config/config';
 import { SignalBus } from './signal-bus';
 import { WEBHOOK_SENDER } from './signal-tokens';
 import type { WebhookSender } from './webhook-sender';
 
-const LEASE_MS = 30_000;
 const IDLE_POLL_MS = 250;
 const BATCH = 2_000;
 const PARALLEL_CUSTOMERS = 64;
@@ -35,6 +35,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   constructor(
     @Inject(STORE) private readonly store: Store,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
+    @Inject(CONFIG) private readonly config: Config,
     @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
     private readonly bus: SignalBus,
   ) {}
@@ -80,14 +81,30 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const channels = await this.store.signals.channelsWithPending();
     for (const channelKey of channels) {
       const now = this.clock.now();
-      if (!(await this.store.signals.claimChannel(channelKey, this.owner, Date.now(), Date.now() + LEASE_MS))) continue;
+      if (!(await this.store.signals.claimChannel(channelKey, this.owner, Date.now(), Date.now() + this.config.deliveryLeaseMs))) continue;
       const settings = await this.store.settings.get(channelKey);
       if (!settings.webhookUrl) continue;
-      await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now);
+      const lease = this.holdLease(channelKey);
+      try {
+        await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now, lease);
+      } finally {
+        lease.stop();
+      }
     }
   }
 
-  private async deliverChannel(channelKey: string, url: string, secret: string, now: number): Promise<void> {
+  /** Renews the channel's lease while its deliveries run; `lost` turns true if another instance took it. */
+  private holdLease(channelKey: string): { lost: boolean; stop: () => void } {
+    const lease = { lost: false, stop: () => clearInterval(timer) };
+    const timer = setInterval(() => {
+      void this.store.signals
+        .claimChannel(channelKey, this.owner, Date.now(), Date.now() + this.config.deliveryLeaseMs)
+        .then((held) => (lease.lost ||= !held), () => (lease.lost = true));
+    }, Math.max(100, Math.floor(this.config.deliveryLeaseMs / 3)));
+    return lease;
+  }
+
+  private async deliverChannel(channelKey: string, url: string, secret: string, now: number, lease: { lost: boolean }): Promise<void> {
     const pending = await this.store.signals.pending(channelKey, BATCH);
     const chains = new Map<string, SignalRecord[]>();
     for (const signal of pending) {
@@ -99,7 +116,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const queue = [...chains.values()];
     const workers = Array.from({ length: Math.min(PARALLEL_CUSTOMERS, queue.length) }, async () => {
       for (let chain = queue.shift(); chain; chain = queue.shift()) {
-        if (await this.deliverChain(chain, url, secret, now)) delivered = true;
+        if (await this.deliverChain(chain, url, secret, now, lease)) delivered = true;
       }
     });
     await Promise.all(workers);
@@ -108,10 +125,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   /** Delivers one customer's signals in order; stops at the first one not due or failing. True if any went through. */
-  private async deliverChain(chain: readonly SignalRecord[], url: string, secret: string, now: number): Promise<boolean> {
+  private async deliverChain(chain: readonly SignalRecord[], url: string, secret: string, now: number, lease: { lost: boolean }): Promise<boolean> {
     let delivered = false;
     for (const signal of chain) {
-      if (!this.running || signal.nextAttemptMs > now) break;
+      if (!this.running || lease.lost || signal.nextAttemptMs > now) break;
       const attempt = await this.sender.send(url, secret, webhookId(signal), JSON.stringify(signal.payload), Date.now());
       if (attempt.ok) {
         await this.store.signals.markDelivered(signal);
