@@ -81,9 +81,13 @@ describe('several API instances on one PostgreSQL', () => {
       for (let start = from; start < to; start += 20) await Promise.all(Array.from({ length: 20 }, (_, k) => sendOne(start + k)));
     };
     await batches(0, SENDS / 2);
+    // Kill one instance while sends to it are in flight.
+    const inFlight = Promise.all(Array.from({ length: 20 }, (_, k) => sendOne(SENDS / 2 + k)));
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const killedBy = stopBuiltService(b.child, 'SIGKILL');
     killed = true;
-    await batches(SENDS / 2, SENDS);
+    await inFlight;
+    await batches(SENDS / 2 + 20, SENDS);
     expect(await killedBy).toBe('SIGKILL');
     await customersKeepWriting;
     expect(accepted.length).toBeGreaterThan(SENDS / 2);
