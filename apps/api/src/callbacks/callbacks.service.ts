@@ -45,17 +45,18 @@ export class CallbacksService {
     const userKey = requiredString(body, 'user_key');
     const sessionId = requiredString(body, 'session_id');
     const reason = optionalString(body, 'reason');
+    const botEvent = optionalString(body, 'bot_event');
     const room = await this.store.journal.getRoom(channel.key, userKey);
     const askedToEnd = room?.endRequestedSession === sessionId;
     const kind: JournalKind = reason === 'expired' || (reason === undefined && !askedToEnd) ? 'expired' : 'ended';
-    const ending = sessionEnding(kind === 'expired' ? 'expired' : (reason ?? 'agent_end'));
+    const ending = sessionEnding(kind === 'expired' ? 'expired' : (reason ?? 'agent_end'), botEvent);
     const item = await this.journal.appendSessionEnd(channel.key, {
       userKey,
       sessionId,
       kind,
       text: ending.text,
       timestampUnixMs: timeOf(body, this.clock.now()),
-      meta: reason ? { reason } : null,
+      meta: reason ? { reason, ...(botEvent ? { botEvent } : {}) } : null,
     });
     if (item) return { ok: true, seq: item.seq };
     const conversation = await this.store.journal.findConversation(channel.key, sessionId);

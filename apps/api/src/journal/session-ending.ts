@@ -13,7 +13,8 @@ function isEndReason(reason: string): reason is EndReason {
   return reason in TEXTS;
 }
 
-/** The journal text of an end; an unknown reason from the messenger reads as a plain end. */
-export function sessionEnding(reason: string): { text: string } {
-  return { text: isEndReason(reason) ? TEXTS[reason] : 'Consultation ended' };
+/** The journal text of an end (naming the bot event of a hand-off); an unknown reason reads as a plain end. */
+export function sessionEnding(reason: string, botEvent?: string | null): { text: string } {
+  const text = isEndReason(reason) ? TEXTS[reason] : 'Consultation ended';
+  return { text: reason === 'bot' && botEvent ? `${text}: ${botEvent}` : text };
 }

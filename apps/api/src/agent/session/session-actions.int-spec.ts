@@ -71,7 +71,7 @@ describe('end, end-with-bot, block and unblock', () => {
     const reply = await h.post<Reply>('/api/agent/end-with-bot', { brandKey: 'acme-kakao', userKey: 'ben', botEvent: 'faq_start' });
     expect(reply.body).toEqual({ ok: true, code: '0', message: null, sessionId: expect.any(String) });
     await settle();
-    expect((await kinds('ben')).filter(([k]) => k === 'ended')).toEqual([['ended', 'Consultation handed off to the bot']]);
+    expect((await kinds('ben')).filter(([k]) => k === 'ended')).toEqual([['ended', 'Consultation handed off to the bot: faq_start']]);
     expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'ben', text: 'x' })).body.code).toBe('-502');
   });
 

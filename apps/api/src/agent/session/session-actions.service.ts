@@ -75,7 +75,7 @@ export class SessionActionsService {
         userKey,
         sessionId,
         kind: 'ended',
-        text: sessionEnding(reason).text,
+        text: sessionEnding(reason, typeof meta['botEvent'] === 'string' ? meta['botEvent'] : null).text,
         timestampUnixMs: this.clock.now(),
         meta: { reason, ...meta },
       });
