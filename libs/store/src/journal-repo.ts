@@ -1,164 +1,19 @@
-import { type BubbleKind, type JournalKind, signalsOf } from '@brandwire/domain';
-import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import {
+  type BubbleRecord,
+  type ConversationRecord,
+  type JournalItem,
+  type NewJournalItem,
+  type RoomRecord,
+  toBubble,
+  toConversation,
+  toItem,
+  toRoom,
+} from './journal-records';
+import { appendInTransaction } from './journal-transaction';
 import type { Database } from './schema';
 
-/** A bubble the customer received, recorded with the `agent` item that sent it (for delete). */
-export interface NewBubble {
-  serial: string;
-  kind: BubbleKind;
-  text: string | null;
-  groupIndex: number;
-}
-
-export interface BubbleRecord {
-  channelKey: string;
-  serial: string;
-  userKey: string;
-  sessionId: string;
-  kind: BubbleKind;
-  text: string | null;
-  sentAtMs: number;
-  journalSeq: number;
-  groupIndex: number;
-  deletedAtMs: number | null;
-}
-
-export interface NewJournalItem {
-  userKey: string;
-  sessionId: string;
-  kind: JournalKind;
-  text: string;
-  timestampUnixMs: number;
-  serial?: string | null;
-  byBot?: boolean;
-  meta?: Record<string, unknown> | null;
-  bubbles?: readonly NewBubble[];
-}
-
-export interface JournalItem {
-  channelKey: string;
-  seq: number;
-  userKey: string;
-  sessionId: string;
-  kind: JournalKind;
-  text: string;
-  timestampUnixMs: number;
-  serial: string | null;
-  deleted: boolean;
-  byBot: boolean;
-  meta: Record<string, unknown> | null;
-}
-
-export type RoomState = 'in_progress' | 'ended' | 'expired';
-
-export interface RoomRecord {
-  channelKey: string;
-  userKey: string;
-  sessionId: string;
-  state: RoomState;
-  lastSeq: number;
-  lastText: string;
-  lastKind: JournalKind;
-  lastTimestampUnixMs: number;
-  count: number;
-  endRequestedSession: string | null;
-}
-
-export interface ConversationRecord {
-  channelKey: string;
-  convId: string;
-  userKey: string;
-  sessionId: string;
-  firstSeq: number;
-  lastSeq: number;
-  lastText: string;
-  lastTimestampUnixMs: number;
-  count: number;
-  ended: boolean;
-}
-
-type JournalRow = Selectable<Database['journal']>;
-
-function toItem(row: JournalRow): JournalItem {
-  return {
-    channelKey: row.channel_key,
-    seq: Number(row.seq),
-    userKey: row.user_key,
-    sessionId: row.session_id,
-    kind: row.kind as JournalKind,
-    text: row.text,
-    timestampUnixMs: Number(row.ts_ms),
-    serial: row.serial,
-    deleted: row.deleted === 1,
-    byBot: row.by_bot === 1,
-    meta: row.meta === null ? null : (JSON.parse(row.meta) as Record<string, unknown>),
-  };
-}
-
-function toBubble(row: Selectable<Database['bubbles']>): BubbleRecord {
-  return {
-    channelKey: row.channel_key,
-    serial: row.serial,
-    userKey: row.user_key,
-    sessionId: row.session_id,
-    kind: row.kind as BubbleKind,
-    text: row.text,
-    sentAtMs: Number(row.sent_ms),
-    journalSeq: Number(row.journal_seq),
-    groupIndex: row.group_index,
-    deletedAtMs: row.deleted_ms === null ? null : Number(row.deleted_ms),
-  };
-}
-
-function toRoom(row: Database['rooms']): RoomRecord {
-  return {
-    channelKey: row.channel_key,
-    userKey: row.user_key,
-    sessionId: row.session_id,
-    state: row.state as RoomState,
-    lastSeq: Number(row.last_seq),
-    lastText: row.last_text,
-    lastKind: row.last_kind as JournalKind,
-    lastTimestampUnixMs: Number(row.last_ts_ms),
-    count: row.count,
-    endRequestedSession: row.end_requested_session,
-  };
-}
-
-function toConversation(row: Database['conversations']): ConversationRecord {
-  return {
-    channelKey: row.channel_key,
-    convId: row.conv_id,
-    userKey: row.user_key,
-    sessionId: row.session_id,
-    firstSeq: Number(row.first_seq),
-    lastSeq: Number(row.last_seq),
-    lastText: row.last_text,
-    lastTimestampUnixMs: Number(row.last_ts_ms),
-    count: row.count,
-    ended: row.ended === 1,
-  };
-}
-
-/** The state a room moves to when an item of this kind is journaled; undefined keeps the room's state. */
-function roomStateAfter(kind: JournalKind): RoomState | undefined {
-  switch (kind) {
-    case 'reference':
-      return 'in_progress';
-    case 'ended':
-      return 'ended';
-    case 'expired':
-      return 'expired';
-    case 'message':
-    case 'agent':
-    case 'deleted':
-      return undefined;
-    default: {
-      const unreachable: never = kind;
-      throw new Error(`unknown journal kind ${String(unreachable)}`);
-    }
-  }
-}
+export type { BubbleRecord, ConversationRecord, JournalItem, NewBubble, NewJournalItem, RoomRecord, RoomState } from './journal-records';
 
 /**
  * The journal: one item per event and channel, `seq` increasing per channel and never reused.
@@ -316,23 +171,19 @@ export class JournalRepo {
   }
 
   async getConversation(channelKey: string, convId: string): Promise<{ conversation: ConversationRecord; items: JournalItem[] } | undefined> {
-    const row = await this.db
-      .selectFrom('conversations')
-      .selectAll()
-      .where('channel_key', '=', channelKey)
-      .where('conv_id', '=', convId)
-      .executeTakeFirst();
-    if (!row) return undefined;
+    const conversation = await this.findConversation(channelKey, convId);
+    if (!conversation) return undefined;
     const items = await this.db
       .selectFrom('journal')
       .selectAll()
       .where('channel_key', '=', channelKey)
-      .where('session_id', '=', row.session_id)
-      .where('user_key', '=', row.user_key)
+      .where('session_id', '=', conversation.sessionId)
+      .where('user_key', '=', conversation.userKey)
       .orderBy('seq')
       .execute();
-    return { conversation: toConversation(row), items: items.map(toItem) };
+    return { conversation, items: items.map(toItem) };
   }
+
 
   /** A seq with no journal item, for a signal that must not be stored (the consent result). */
   async reserveSeq(channelKey: string): Promise<number> {
@@ -349,129 +200,4 @@ export class JournalRepo {
     const row = await this.db.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey).executeTakeFirst();
     return row ? Number(row.last_seq) : 0;
   }
-}
-
-async function appendInTransaction(trx: Transaction<Database>, channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
-  const allocated = await trx
-    .updateTable('channel_seq')
-    .set({ last_seq: sql<number>`last_seq + ${items.length}` })
-    .where('channel_key', '=', channelKey)
-    .returning('last_seq')
-    .executeTakeFirst();
-  if (!allocated) throw new Error(`channel ${channelKey} has no journal sequence`);
-  let seq = Number(allocated.last_seq) - items.length;
-  const settings = await trx.selectFrom('channel_settings').select('webhook_url').where('channel_key', '=', channelKey).executeTakeFirst();
-  const signalState = settings?.webhook_url ? 'pending' : 'none';
-  const stored: JournalItem[] = [];
-  for (const item of items) {
-    seq += 1;
-    const row = {
-      channel_key: channelKey,
-      seq,
-      user_key: item.userKey,
-      session_id: item.sessionId,
-      kind: item.kind,
-      text: item.text,
-      ts_ms: item.timestampUnixMs,
-      serial: item.serial ?? null,
-      by_bot: item.byBot ? 1 : 0,
-      meta: item.meta ? JSON.stringify(item.meta) : null,
-    };
-    await trx.insertInto('journal').values(row).execute();
-    if (item.bubbles && item.bubbles.length > 0) {
-      await trx
-        .insertInto('bubbles')
-        .values(
-          item.bubbles.map((b) => ({
-            channel_key: channelKey,
-            serial: b.serial,
-            user_key: item.userKey,
-            session_id: item.sessionId,
-            kind: b.kind,
-            text: b.text,
-            sent_ms: item.timestampUnixMs,
-            journal_seq: seq,
-            group_index: b.groupIndex,
-            deleted_ms: null,
-          })),
-        )
-        .execute();
-    }
-    // The transactional outbox: an item's signals commit with it, so an accepted event never loses its signal.
-    const signals = signalsOf({ channelKey, seq, userKey: item.userKey, kind: item.kind, timestampUnixMs: item.timestampUnixMs, serial: item.serial ?? null, meta: item.meta ?? null });
-    await trx
-      .insertInto('signals')
-      .values(
-        signals.map((s) => ({
-          channel_key: channelKey,
-          seq,
-          part: s.part,
-          user_key: item.userKey,
-          payload: JSON.stringify(s.payload),
-          created_ms: item.timestampUnixMs,
-          state: signalState,
-        })),
-      )
-      .execute();
-    await touchRoom(trx, channelKey, item, seq);
-    await touchConversation(trx, channelKey, item, seq);
-    stored.push(toItem({ ...row, deleted: 0 }));
-  }
-  return stored;
-}
-
-async function touchRoom(trx: Transaction<Database>, channelKey: string, item: NewJournalItem, seq: number): Promise<void> {
-  const state = roomStateAfter(item.kind);
-  const last = { last_seq: seq, last_text: item.text, last_kind: item.kind, last_ts_ms: item.timestampUnixMs };
-  await trx
-    .insertInto('rooms')
-    .values({
-      channel_key: channelKey,
-      user_key: item.userKey,
-      session_id: item.sessionId,
-      state: state ?? 'in_progress',
-      count: 1,
-      end_requested_session: null,
-      ...last,
-    })
-    .onConflict((oc) =>
-      oc.columns(['channel_key', 'user_key']).doUpdateSet({
-        ...last,
-        count: sql<number>`rooms.count + 1`,
-        ...(item.kind === 'reference' ? { session_id: item.sessionId, end_requested_session: null, state: 'in_progress' } : {}),
-        // An end reported late for an earlier session must not close the consultation now in progress.
-        ...(state && item.kind !== 'reference'
-          ? { state: sql<string>`case when rooms.session_id = ${item.sessionId} then ${state} else rooms.state end` }
-          : {}),
-      }),
-    )
-    .execute();
-}
-
-async function touchConversation(trx: Transaction<Database>, channelKey: string, item: NewJournalItem, seq: number): Promise<void> {
-  const ends = item.kind === 'ended' || item.kind === 'expired' ? 1 : 0;
-  await trx
-    .insertInto('conversations')
-    .values({
-      channel_key: channelKey,
-      conv_id: item.sessionId,
-      user_key: item.userKey,
-      session_id: item.sessionId,
-      first_seq: seq,
-      last_seq: seq,
-      last_text: item.text,
-      last_ts_ms: item.timestampUnixMs,
-      count: 1,
-      ended: ends,
-    })
-    .onConflict((oc) =>
-      oc.columns(['channel_key', 'conv_id']).doUpdateSet({
-        last_seq: seq,
-        last_text: item.text,
-        last_ts_ms: item.timestampUnixMs,
-        count: sql<number>`conversations.count + 1`,
-        ...(ends ? { ended: 1 } : {}),
-      }),
-    )
-    .execute();
 }

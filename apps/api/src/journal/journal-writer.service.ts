@@ -1,4 +1,4 @@
-import type { JournalItem, NewJournalItem, Store } from '@brandwire/store';
+import type { JournalItem, NewBubble, NewJournalItem, Store } from '@brandwire/store';
 import { Inject, Injectable } from '@nestjs/common';
 import { STORE } from '../app/tokens';
 import { SignalBus } from '../signals/signal-bus';
@@ -16,6 +16,12 @@ export class JournalWriter {
 
   async append(channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
     return this.told(channelKey, await this.store.journal.append(channelKey, items));
+  }
+
+  /** Journals a send the messenger accepted, as an `agent` item of the customer's current consultation. */
+  async appendAgentSend(channelKey: string, userKey: string, send: { text: string; serial: string; bubbles: readonly NewBubble[]; timestampUnixMs: number }): Promise<void> {
+    const room = await this.store.journal.getRoom(channelKey, userKey);
+    await this.append(channelKey, [{ userKey, sessionId: room?.sessionId ?? '', kind: 'agent', ...send }]);
   }
 
   /** Marks a sent bubble deleted and journals its `deleted` item; undefined when it was deleted already. */

@@ -1,8 +1,8 @@
 import { type SerialGenerator, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
-import type { ChannelRecord, NewBubble, Store } from '@brandwire/store';
+import type { ChannelRecord, NewBubble } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
+import { CLOCK, MESSENGER, SERIALS } from '../../app/tokens';
 import { BillingService } from '../../billing/billing.service';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
@@ -39,7 +39,6 @@ export class AttachmentsService {
     private readonly billing: BillingService,
     private readonly journal: JournalWriter,
     private readonly uploads: MessengerUploadsService,
-    @Inject(STORE) private readonly store: Store,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
     @Inject(SERIALS) private readonly serials: SerialGenerator,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
@@ -127,27 +126,20 @@ export class AttachmentsService {
     }
   }
 
-  private async journalOne(channel: ChannelRecord, userKey: string, serial: string, text: string, bubble: NewBubble): Promise<void> {
-    const room = await this.store.journal.getRoom(channel.key, userKey);
-    await this.journal.append(channel.key, [{ userKey, sessionId: room?.sessionId ?? '', kind: 'agent', text, timestampUnixMs: this.clock.now(), serial, bubbles: [bubble] }]);
+  private journalOne(channel: ChannelRecord, userKey: string, serial: string, text: string, bubble: NewBubble): Promise<void> {
+    return this.journal.appendAgentSend(channel.key, userKey, { text, serial, bubbles: [bubble], timestampUnixMs: this.clock.now() });
   }
 
   /** The images of one send as one `agent` item whose serial is the first image's. */
   private async journalImages(channel: ChannelRecord, userKey: string, images: readonly SentImage[]): Promise<void> {
     const first = images[0];
     if (!first) return;
-    const room = await this.store.journal.getRoom(channel.key, userKey);
-    await this.journal.append(channel.key, [
-      {
-        userKey,
-        sessionId: room?.sessionId ?? '',
-        kind: 'agent',
-        text: images.map((i) => formatAttachmentLine({ type: 'photo', url: i.url, ...(i.caption ? { caption: i.caption } : {}) })).join('\n'),
-        timestampUnixMs: this.clock.now(),
-        serial: first.serial,
-        bubbles: images.map((i) => ({ serial: i.serial, kind: 'image' as const, text: i.caption, groupIndex: i.groupIndex })),
-      },
-    ]);
+    await this.journal.appendAgentSend(channel.key, userKey, {
+      text: images.map((i) => formatAttachmentLine({ type: 'photo', url: i.url, ...(i.caption ? { caption: i.caption } : {}) })).join('\n'),
+      serial: first.serial,
+      bubbles: images.map((i) => ({ serial: i.serial, kind: 'image' as const, text: i.caption, groupIndex: i.groupIndex })),
+      timestampUnixMs: this.clock.now(),
+    });
   }
 }
 

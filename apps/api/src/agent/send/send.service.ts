@@ -89,18 +89,12 @@ export class SendService {
       await charge.release();
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }
-    const room = await this.store.journal.getRoom(channel.key, userKey);
-    await this.journal.append(channel.key, [
-      {
-        userKey,
-        sessionId: room?.sessionId ?? '',
-        kind: 'agent',
-        text: bubble.text,
-        timestampUnixMs: this.clock.now(),
-        serial,
-        bubbles: [{ serial, kind: bubble.kind, text: bubble.bubbleText, groupIndex: 0 }],
-      },
-    ]);
+    await this.journal.appendAgentSend(channel.key, userKey, {
+      text: bubble.text,
+      serial,
+      bubbles: [{ serial, kind: bubble.kind, text: bubble.bubbleText, groupIndex: 0 }],
+      timestampUnixMs: this.clock.now(),
+    });
     return { ok: true, code: '0', message: null, serial };
   }
 }
