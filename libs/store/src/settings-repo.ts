@@ -29,8 +29,11 @@ export class SettingsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
   async get(channelKey: string): Promise<ChannelSettings> {
-    await ensureSettings(this.db, channelKey);
-    const row = await this.db.selectFrom('channel_settings').selectAll().where('channel_key', '=', channelKey).executeTakeFirstOrThrow();
+    let row = await this.db.selectFrom('channel_settings').selectAll().where('channel_key', '=', channelKey).executeTakeFirst();
+    if (!row) {
+      await ensureSettings(this.db, channelKey);
+      row = await this.db.selectFrom('channel_settings').selectAll().where('channel_key', '=', channelKey).executeTakeFirstOrThrow();
+    }
     return {
       channelKey,
       webhookUrl: row.webhook_url,

@@ -91,14 +91,20 @@ export class SignalsRepo {
     return rows.map(toSignal);
   }
 
-  async markDelivered(key: SignalKey): Promise<void> {
-    await this.db
-      .updateTable('signals')
-      .set({ state: 'delivered', last_error: null, attempts: sql<number>`attempts + 1` })
-      .where('channel_key', '=', key.channelKey)
-      .where('seq', '=', key.seq)
-      .where('part', '=', key.part)
-      .execute();
+  /** Marks delivered signals, many in one transaction (one commit, however many). */
+  async markDelivered(keys: readonly SignalKey[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const key of keys) {
+        await trx
+          .updateTable('signals')
+          .set({ state: 'delivered', last_error: null, attempts: sql<number>`attempts + 1` })
+          .where('channel_key', '=', key.channelKey)
+          .where('seq', '=', key.seq)
+          .where('part', '=', key.part)
+          .execute();
+      }
+    });
   }
 
   async markFailed(key: SignalKey, nextAttemptMs: number, error: string, dead: boolean): Promise<void> {

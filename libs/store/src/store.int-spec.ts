@@ -246,8 +246,10 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
     await store.signals.markFailed({ channelKey: 'acme-kakao', seq: 2, part: 0 }, 10_000, 'HTTP 500', false);
     await store.signals.expedite('acme-kakao', 5_000);
     expect((await store.signals.pending('acme-kakao', 10))[0]).toMatchObject({ attempts: 1, nextAttemptMs: 5_000 });
-    await store.signals.markDelivered({ channelKey: 'acme-kakao', seq: first?.seq ?? 0, part: first?.part ?? 0 });
-    await store.signals.markDelivered({ channelKey: 'acme-kakao', seq: second?.seq ?? 0, part: second?.part ?? 0 });
+    await store.signals.markDelivered([
+      { channelKey: 'acme-kakao', seq: first?.seq ?? 0, part: first?.part ?? 0 },
+      { channelKey: 'acme-kakao', seq: second?.seq ?? 0, part: second?.part ?? 0 },
+    ]);
     expect(await store.signals.pending('acme-kakao', 10)).toEqual([]);
     expect(await store.signals.channelsWithPending()).toEqual([]);
   });

@@ -28,6 +28,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly owner = randomUUID();
   private readonly logger = new Logger('DeliveryWorker');
   private running = false;
+  /** set when signals were written since the round began: the next round starts at once */
+  private dirty = true;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -42,7 +44,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   onApplicationBootstrap(): void {
     this.running = true;
-    this.unsubscribe = this.bus.onWritten(() => this.wake?.());
+    this.unsubscribe = this.bus.onWritten(() => {
+      this.dirty = true;
+      this.wake?.();
+    });
     this.loop = this.run();
   }
 
@@ -56,12 +61,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async run(): Promise<void> {
     while (this.running) {
+      this.dirty = false;
       try {
         await this.tick();
       } catch (error) {
         this.logger.error(`delivery round failed: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (!this.running) break;
+      if (this.dirty) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, IDLE_POLL_MS);
         this.wake = () => {
@@ -112,27 +119,27 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (chain) chain.push(signal);
       else chains.set(signal.userKey, [signal]);
     }
-    let delivered = false;
+    const delivered: SignalRecord[] = [];
     const queue = [...chains.values()];
     const workers = Array.from({ length: Math.min(PARALLEL_CUSTOMERS, queue.length) }, async () => {
-      for (let chain = queue.shift(); chain; chain = queue.shift()) {
-        if (await this.deliverChain(chain, url, secret, now, lease)) delivered = true;
-      }
+      for (let chain = queue.shift(); chain; chain = queue.shift()) await this.deliverChain(chain, url, secret, now, lease, delivered);
     });
     await Promise.all(workers);
+    await this.store.signals.markDelivered(delivered);
     // The endpoint answered: whatever waits for a retry is due now, so a receiver that is back gets it all.
-    if (delivered) await this.store.signals.expedite(channelKey, now);
+    if (delivered.length > 0) await this.store.signals.expedite(channelKey, now);
   }
 
-  /** Delivers one customer's signals in order; stops at the first one not due or failing. True if any went through. */
-  private async deliverChain(chain: readonly SignalRecord[], url: string, secret: string, now: number, lease: { lost: boolean }): Promise<boolean> {
-    let delivered = false;
+  /**
+   * Delivers one customer's signals in order, stopping at the first one not due or failing; the delivered ones
+   * are collected and marked together (a crash before that only repeats them, under the same webhook-id).
+   */
+  private async deliverChain(chain: readonly SignalRecord[], url: string, secret: string, now: number, lease: { lost: boolean }, delivered: SignalRecord[]): Promise<void> {
     for (const signal of chain) {
       if (!this.running || lease.lost || signal.nextAttemptMs > now) break;
       const attempt = await this.sender.send(url, secret, webhookId(signal), JSON.stringify(signal.payload), Date.now());
       if (attempt.ok) {
-        await this.store.signals.markDelivered(signal);
-        delivered = true;
+        delivered.push(signal);
         continue;
       }
       const attempts = signal.attempts + 1;
@@ -141,6 +148,5 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (dead) this.logger.warn(`gave up delivering ${webhookId(signal)} after ${attempts} attempts: ${attempt.error ?? ''}`);
       if (!dead) break;
     }
-    return delivered;
   }
 }
