@@ -10,3 +10,4 @@ export * from './billing';
 export * from './journal';
 export * from './signals';
 export * from './webhook-retry';
+export * from './schedule';

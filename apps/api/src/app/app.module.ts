@@ -14,9 +14,9 @@ import { MeController } from '../me/me.controller';
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
 import { UploadsModule } from '../uploads/uploads.module';
-import { PlanController } from '../settings/plan.controller';
 import { SignalBus } from '../signals/signal-bus';
 import { SignalsModule } from '../signals/signals.module';
+import { SettingsModule } from '../settings/settings.module';
 import type { Runtime } from './runtime';
 import { CLOCK, CONFIG, MESSENGER, SANDBOX, SERIALS, STORE } from './tokens';
 
@@ -46,8 +46,8 @@ export class AppModule {
   static forRuntime(runtime: Runtime): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, SignalsModule, RetrievalModule, CallbacksModule, ...(runtime.sandbox ? [SandboxModule] : [])],
-      controllers: [HealthController, MeController, PlanController],
+      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, SignalsModule, RetrievalModule, CallbacksModule, SettingsModule, ...(runtime.sandbox ? [SandboxModule] : [])],
+      controllers: [HealthController, MeController],
     };
   }
 }

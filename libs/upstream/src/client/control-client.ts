@@ -1,6 +1,8 @@
+import { ConsultationSchedule } from '@brandwire/domain';
 import { AxiosInstance } from 'axios';
 import {
   CallbacksResult,
+  ChannelInfo,
   ChannelSettings,
   ChatResult,
   ClockResult,
@@ -36,6 +38,16 @@ export class SandboxControlClient {
 
   setChannel(senderKey: string, settings: ChannelSettings): Promise<SandboxResult<{ ok: true }>> {
     return this.call('PUT', `/_sandbox/channels/${enc(senderKey)}`, settings);
+  }
+
+  /** The channel as the messenger keeps it: chat state, consultation hours and system messages. */
+  channel(senderKey: string): Promise<SandboxResult<ChannelInfo>> {
+    return this.call('GET', `/_sandbox/channels/${enc(senderKey)}`);
+  }
+
+  /** Sets the channel's consultation hours (null = always open); the messenger reads them on its own clock. */
+  setSchedule(senderKey: string, schedule: ConsultationSchedule | null): Promise<SandboxResult<{ ok: true; schedule: ConsultationSchedule | null }>> {
+    return this.call('PUT', `/_sandbox/channels/${enc(senderKey)}/schedule`, { schedule });
   }
 
   info(): Promise<{ sandbox: true; now: number }> {

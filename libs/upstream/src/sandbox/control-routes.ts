@@ -4,6 +4,7 @@ import { bodyOf, channelOf, optionalText, userKeyOf } from './control-input';
 import { SandboxDeps, sweptBefore } from './deps';
 import { ControlError, wrap } from './http-errors';
 import { jsonBody } from './json-body';
+import { channelRoutes } from './channel-routes';
 import { customerRoutes } from './customer-routes';
 import { viewOf } from './state';
 
@@ -22,18 +23,7 @@ export function controlRoutes(deps: SandboxDeps): Router {
     res.json({ ok: true });
   });
 
-  r.put('/channels/:senderKey', (req: Request, res: Response) => {
-    const senderKey = String(req.params['senderKey']);
-    if (senderKey.length === 0 || senderKey.length > 40) {
-      throw new ControlError(400, 'BAD_REQUEST', 'the sender key must be 1 to 40 characters');
-    }
-    const body = bodyOf(req);
-    const type = optionalText(body, 'type', 40) ?? 'kakao';
-    const chatbotBuilder = body['chatbotBuilder'] ?? false;
-    if (typeof chatbotBuilder !== 'boolean') throw new ControlError(400, 'BAD_REQUEST', 'chatbotBuilder must be a boolean');
-    state.setChannel(senderKey, type, chatbotBuilder);
-    res.json({ ok: true });
-  });
+  r.use('/channels', channelRoutes(deps));
 
   r.get('/info', (_req: Request, res: Response) => {
     res.json({ sandbox: true, now: clock.now() });

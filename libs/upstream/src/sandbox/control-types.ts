@@ -1,5 +1,7 @@
 /** Shapes of the sandbox control API (`/_sandbox/...`), shared by the routes and SandboxControlClient. */
 
+import type { ConsultationSchedule } from '@brandwire/domain';
+
 export type EndReason = 'agent_end' | 'bot' | 'block' | 'customer_left' | 'expired';
 
 export type CustomerAttachmentType = 'photo' | 'video' | 'audio' | 'file';
@@ -47,6 +49,40 @@ export interface ChannelSettings {
   /** 'kakao' or any other channel type (consent requests work on 'kakao' only) */
   type: string;
   chatbotBuilder: boolean;
+  /** texts to change; the others keep their current (at first the default) wording */
+  systemMessages?: SystemMessagesPatch;
+}
+
+/** The `auto_answer` codes whose wording the channel sets: S1 unavailable, S2 agent away, S3 ended for no response, S4 waiting. */
+export type AutoAnswerCode = 'S1' | 'S2' | 'S3' | 'S4';
+
+/** Texts the messenger shows the customer on its own, as set per channel in the messenger's admin centre. */
+export interface SystemMessages {
+  /** shown when the customer opens the chat room */
+  greeting: string;
+  /** shown on a customer message outside the consultation hours */
+  outOfHours: string;
+  /** S1 is also what a customer sees who writes while chat is deactivated */
+  autoAnswers: Record<AutoAnswerCode, string>;
+}
+
+export interface SystemMessagesPatch {
+  greeting?: string;
+  outOfHours?: string;
+  autoAnswers?: Partial<Record<AutoAnswerCode, string>>;
+}
+
+/** A channel as the messenger keeps it (`GET /_sandbox/channels/:senderKey`). */
+export interface ChannelInfo {
+  ok: true;
+  senderKey: string;
+  type: string;
+  chatbotBuilder: boolean;
+  /** false while chat is deactivated (partner call /v1/chat/deactivate) */
+  active: boolean;
+  /** consultation hours; null = always open */
+  schedule: ConsultationSchedule | null;
+  systemMessages: SystemMessages;
 }
 
 export interface CustomerMessageInput {

@@ -1,4 +1,4 @@
-import { CONSENT_VALIDITY_MS } from '@brandwire/domain';
+import { CONSENT_VALIDITY_MS, isOpenAt } from '@brandwire/domain';
 import express, { Response, Router } from 'express';
 import { Obj, isObj } from './button-rules';
 import { CallbackEvent } from './callbacks';
@@ -31,15 +31,20 @@ export function customerRoutes(deps: SandboxDeps): Router {
     res.json(failure);
   }
 
-  /** The customer writes; refused when blocked, or when the chat is off and no consultation is in progress. */
+  /**
+   * The customer writes; refused when blocked, or when the chat is off and no consultation is in progress.
+   * Outside the consultation hours the message still goes through and the messenger adds its notice.
+   */
   async function write(res: Response, channel: Channel, c: Customer, messages: CustomerMessage[], ref?: Obj) {
     const pre = engine.expireIfDue(c);
     if (c.blocked) return refuse(res, c, pre, refused('BLOCKED', 'the partner blocked this customer'));
     if (!channel.active && !c.session) {
-      state.addNotice(c, 'This channel is not taking consultations right now.', engine.now());
+      state.addNotice(c, channel.systemMessages.autoAnswers.S1, engine.now());
       return refuse(res, c, pre, refused('CHAT_DEACTIVATED', 'chat is deactivated on this channel; no consultation started'));
     }
-    return answer(res, c, [...pre, ...engine.customerWrites(c, messages, ref)]);
+    const events = engine.customerWrites(c, messages, ref);
+    if (!isOpenAt(channel.schedule, engine.now())) state.addNotice(c, channel.systemMessages.outOfHours, engine.now());
+    return answer(res, c, [...pre, ...events]);
   }
 
   r.post(

@@ -1,4 +1,6 @@
-import { BubbleFrom, ChatBubble, ChatBubbleKind, EndReason } from './control-types';
+import { ConsultationSchedule } from '@brandwire/domain';
+import { BubbleFrom, ChatBubble, ChatBubbleKind, EndReason, SystemMessages } from './control-types';
+import { defaultSystemMessages } from './system-messages';
 
 export const DELETED_PLACEHOLDER = 'This message was deleted.';
 export const CONSENT_TEXT = 'The agent asks for your nickname and phone number. [Agree]';
@@ -52,6 +54,9 @@ export interface Channel {
   type: string;
   chatbotBuilder: boolean;
   active: boolean;
+  /** consultation hours; null = always open */
+  schedule: ConsultationSchedule | null;
+  systemMessages: SystemMessages;
   readonly customers: Map<string, Customer>;
   /** serial numbers already used by partner sends on this sender */
   readonly serials: Set<string>;
@@ -72,7 +77,16 @@ export class SandboxState {
       existing.chatbotBuilder = chatbotBuilder;
       return existing;
     }
-    const channel: Channel = { senderKey, type, chatbotBuilder, active: true, customers: new Map(), serials: new Set() };
+    const channel: Channel = {
+      senderKey,
+      type,
+      chatbotBuilder,
+      active: true,
+      schedule: null,
+      systemMessages: defaultSystemMessages(),
+      customers: new Map(),
+      serials: new Set(),
+    };
     this.channels.set(senderKey, channel);
     return channel;
   }

@@ -1,0 +1,33 @@
+import { Body, Controller, Get, Put, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '../common/auth/principal';
+import { RequiresScope } from '../common/auth/route-access';
+import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
+import { ScheduleResponseDto, SetScheduleDto } from './dto/schedule.dto';
+import { ScheduleSettingsService } from './schedule-settings.service';
+
+@ApiTags('settings')
+@Controller('api/agent/settings/schedule')
+export class ScheduleController {
+  constructor(private readonly schedules: ScheduleSettingsService) {}
+
+  @Get()
+  @RequiresScope('BrandRead')
+  @ApiOperation({ summary: "The channel's consultation hours (CLI: schedule get)" })
+  @ApiOkResponse({ type: ScheduleResponseDto })
+  get(@CurrentPrincipal() principal: Principal, @Query() query: BrandQueryDto): Promise<ScheduleResponseDto> {
+    return this.schedules.get(principal, query.brand);
+  }
+
+  @Put()
+  @RequiresScope('Admin')
+  @ApiOperation({
+    summary: 'Sets the consultation hours; null or absent = always open (Admin; CLI: schedule set)',
+    description: 'Outside the hours customers still reach the channel; the messenger adds its out-of-hours notice.',
+  })
+  @ApiOkResponse({ type: ScheduleResponseDto })
+  @ApiBadRequestResponse({ description: 'the schedule is invalid; the message names the field, e.g. `schedule.weekly.mon[1].end` (`BAD_REQUEST`)' })
+  set(@CurrentPrincipal() principal: Principal, @Body() dto: SetScheduleDto): Promise<ScheduleResponseDto> {
+    return this.schedules.set(principal, dto);
+  }
+}
