@@ -78,7 +78,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: url(env, 'BRANDWIRE_PUBLIC_URL', ['http:', 'https:']),
     attachmentHost: env['ATTACHMENT_HOST'] || 'talk-cdn.sandbox.invalid',
     timeZone: timeZone(env),
-    logLevel: env['LOG_LEVEL'] || 'info',
+    logLevel: env['LOG_LEVEL'] || 'warn',
     jsonBodyLimit: env['JSON_BODY_LIMIT'] || '1mb',
     deliveryLeaseMs: positiveInt(env, 'DELIVERY_LEASE_MS', 30_000),
   };
