@@ -6,7 +6,6 @@ import { ShiftableClock } from '@brandwire/upstream';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
 import { EnvelopeFilter } from '../common/errors/envelope.filter';
 import { jsonBodyParser } from '../common/http/body-parsing';
 import { validationPipe } from '../common/http/validation';
@@ -15,7 +14,7 @@ import { mountOpenApi } from '../docs/openapi';
 import { type DemoKeys, applySeed, createDemoIfEmpty } from '../seed/apply-seed';
 import { parseSeed } from '../seed/seed-file';
 import { AppModule } from './app.module';
-import { LoggingModule } from './logging';
+import { PinoNestLogger, createLogger } from './pino-logger';
 import type { Runtime } from './runtime';
 import { linkUpstream } from './upstream-link';
 
@@ -55,11 +54,11 @@ export async function startService(config: Config): Promise<RunningService> {
     serials: new SerialGenerator(() => clock.now(), Math.random),
     sandbox: upstream.sandbox,
   };
-  const app = await NestFactory.create<NestExpressApplication>(
-    { module: class BrandwireModule {}, imports: [LoggingModule.forConfig(config), AppModule.forRuntime(runtime)] },
-    { bodyParser: false, bufferLogs: true, abortOnError: false },
-  );
-  app.useLogger(app.get(Logger));
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRuntime(runtime), {
+    bodyParser: false,
+    abortOnError: false,
+    logger: new PinoNestLogger(createLogger(config.logLevel)),
+  });
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(jsonBodyParser(config.jsonBodyLimit));

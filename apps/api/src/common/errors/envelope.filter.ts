@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { errorReply } from './envelope';
 import { toErrorReply } from './to-error-reply';
 
@@ -9,11 +9,17 @@ export class EnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('EnvelopeFilter');
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const request = http.getRequest<Request>();
     let reply = toErrorReply(error);
     if (!reply) {
-      this.logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+      this.logger.error(`${request.method} ${request.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       reply = errorReply('INTERNAL', 'internal error');
+    } else if (reply.status >= 500) {
+      this.logger.error(`${request.method} ${request.path} answered ${reply.status} ${reply.body.code}: ${reply.body.message}`);
+    } else {
+      this.logger.debug(`${request.method} ${request.path} answered ${reply.status} ${reply.body.code}`);
     }
     if (response.headersSent) return;
     response.status(reply.status).json(reply.body);
