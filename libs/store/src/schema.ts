@@ -139,6 +139,22 @@ export interface SignalsTable {
   last_error: string | null;
 }
 
+export interface DeviceCodesTable {
+  device_code_hash: string;
+  user_code: string;
+  created_ms: number;
+  expires_ms: number;
+  interval_s: number;
+  last_poll_ms: Generated<number>;
+  state: string;
+  grant_name: string | null;
+  grant_scope: string | null;
+  /** JSON array of brand ids */
+  grant_brands: string | null;
+  decided_by: string | null;
+  issued_key_id: string | null;
+}
+
 export interface Database {
   brands: BrandsTable;
   channels: ChannelsTable;
@@ -154,4 +170,5 @@ export interface Database {
   uploads: UploadsTable;
   channel_settings: ChannelSettingsTable;
   signals: SignalsTable;
+  device_codes: DeviceCodesTable;
 }

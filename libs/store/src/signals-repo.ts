@@ -107,14 +107,20 @@ export class SignalsRepo {
     });
   }
 
-  async markFailed(key: SignalKey, nextAttemptMs: number, error: string, dead: boolean): Promise<void> {
-    await this.db
-      .updateTable('signals')
-      .set({ state: dead ? 'dead' : 'pending', next_attempt_ms: nextAttemptMs, last_error: error.slice(0, 500), attempts: sql<number>`attempts + 1` })
-      .where('channel_key', '=', key.channelKey)
-      .where('seq', '=', key.seq)
-      .where('part', '=', key.part)
-      .execute();
+  /** Records failed attempts with their next attempt time (or gives the signals up), in one transaction. */
+  async markFailed(failures: ReadonlyArray<{ key: SignalKey; nextAttemptMs: number; error: string; dead: boolean }>): Promise<void> {
+    if (failures.length === 0) return;
+    await this.db.transaction().execute(async (trx) => {
+      for (const { key, nextAttemptMs, error, dead } of failures) {
+        await trx
+          .updateTable('signals')
+          .set({ state: dead ? 'dead' : 'pending', next_attempt_ms: nextAttemptMs, last_error: error.slice(0, 500), attempts: sql<number>`attempts + 1` })
+          .where('channel_key', '=', key.channelKey)
+          .where('seq', '=', key.seq)
+          .where('part', '=', key.part)
+          .execute();
+      }
+    });
   }
 
   /** After a delivery to the channel's endpoint succeeded: every pending signal of the channel is due now. */

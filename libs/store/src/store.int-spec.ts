@@ -243,7 +243,7 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
     expect(await store.signals.channelsWithPending()).toEqual(['acme-kakao']);
 
     const [first, second] = await store.signals.pending('acme-kakao', 10);
-    await store.signals.markFailed({ channelKey: 'acme-kakao', seq: 2, part: 0 }, 10_000, 'HTTP 500', false);
+    await store.signals.markFailed([{ key: { channelKey: 'acme-kakao', seq: 2, part: 0 }, nextAttemptMs: 10_000, error: 'HTTP 500', dead: false }]);
     await store.signals.expedite('acme-kakao', 5_000);
     expect((await store.signals.pending('acme-kakao', 10))[0]).toMatchObject({ attempts: 1, nextAttemptMs: 5_000 });
     await store.signals.markDelivered([

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { BillingRepo } from './billing-repo';
+import { DeviceCodesRepo } from './device-codes-repo';
 import { DirectoryRepo } from './directory-repo';
 import { IdempotencyRepo } from './idempotency-repo';
 import { UploadsRepo } from './uploads-repo';
@@ -18,6 +19,7 @@ export class Store {
   readonly uploads: UploadsRepo;
   readonly settings: SettingsRepo;
   readonly signals: SignalsRepo;
+  readonly deviceCodes: DeviceCodesRepo;
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -31,6 +33,7 @@ export class Store {
     this.uploads = new UploadsRepo(db);
     this.settings = new SettingsRepo(db);
     this.signals = new SignalsRepo(db, dialect);
+    this.deviceCodes = new DeviceCodesRepo(db);
   }
 
   static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {

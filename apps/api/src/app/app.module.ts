@@ -6,6 +6,7 @@ import { DeleteModule } from '../agent/delete/delete.module';
 import { SendModule } from '../agent/send/send.module';
 import { SessionActionsModule } from '../agent/session/session-actions.module';
 import { CallbacksModule } from '../callbacks/callbacks.module';
+import { DeviceAuthModule } from '../device-auth/device-auth.module';
 import { ApiKeysService } from '../common/auth/api-keys.service';
 import { AuthGuard } from '../common/auth/auth.guard';
 import { BrandAccessService } from '../common/auth/brand-access.service';
@@ -46,7 +47,7 @@ export class AppModule {
   static forRuntime(runtime: Runtime): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, SignalsModule, RetrievalModule, CallbacksModule, SettingsModule, ...(runtime.sandbox ? [SandboxModule] : [])],
+      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, SignalsModule, RetrievalModule, CallbacksModule, SettingsModule, DeviceAuthModule, ...(runtime.sandbox ? [SandboxModule] : [])],
       controllers: [HealthController, MeController],
     };
   }

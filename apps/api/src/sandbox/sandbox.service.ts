@@ -95,7 +95,8 @@ function lastSeq(callbacks: readonly CallbackRecordLike[]): number {
   let seq = 0;
   for (const callback of callbacks) {
     if (callback.status < 200 || callback.status > 299) {
-      throw new Error(`the service refused the sandbox's ${callback.path} callback with HTTP ${callback.status}: ${JSON.stringify(callback.body)}`);
+      const answer = callback.status === 0 ? 'it could not be delivered in time' : `the service answered HTTP ${callback.status}`;
+      throw fail('UPSTREAM_UNAVAILABLE', `the sandbox messenger's ${callback.path} callback failed: ${answer}`);
     }
     const body = callback.body as { seq?: unknown } | null;
     if (typeof body?.seq === 'number') seq = body.seq;

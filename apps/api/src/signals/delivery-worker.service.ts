@@ -12,6 +12,8 @@ import type { WebhookSender } from './webhook-sender';
 const IDLE_POLL_MS = 250;
 const BATCH = 2_000;
 const PARALLEL_CUSTOMERS = 64;
+const OPEN_CIRCUIT_AFTER = 8;
+const MAX_PAUSE_MS = 30_000;
 
 /** The webhook-id of a signal: stable across retries and instances, so receivers can drop duplicates. */
 export function webhookId(signal: { channelKey: string; seq: number; part: number }): string {
@@ -30,6 +32,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private running = false;
   /** set when signals were written since the round began: the next round starts at once */
   private dirty = true;
+  private readonly pausedUntil = new Map<string, number>();
+  private readonly failedRounds = new Map<string, number>();
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -62,13 +66,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async run(): Promise<void> {
     while (this.running) {
       this.dirty = false;
+      let worked = false;
       try {
-        await this.tick();
+        worked = await this.tick();
       } catch (error) {
         this.logger.error(`delivery round failed: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (!this.running) break;
-      if (this.dirty) continue;
+      if (this.dirty && worked) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, IDLE_POLL_MS);
         this.wake = () => {
@@ -83,21 +88,37 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  /** One round: every channel with pending signals whose lease this instance holds or can take. */
-  async tick(): Promise<void> {
-    const channels = await this.store.signals.channelsWithPending();
-    for (const channelKey of channels) {
+  /** One round: every channel with pending signals whose lease this instance holds or can take. True if any was worked. */
+  async tick(): Promise<boolean> {
+    let worked = false;
+    for (const channelKey of await this.store.signals.channelsWithPending()) {
+      if ((this.pausedUntil.get(channelKey) ?? 0) > Date.now()) continue;
       const now = this.clock.now();
       if (!(await this.store.signals.claimChannel(channelKey, this.owner, Date.now(), Date.now() + this.config.deliveryLeaseMs))) continue;
       const settings = await this.store.settings.get(channelKey);
       if (!settings.webhookUrl) continue;
+      worked = true;
       const lease = this.holdLease(channelKey);
       try {
-        await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now, lease);
+        const round = await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now, lease);
+        this.afterRound(channelKey, round);
       } finally {
         lease.stop();
       }
     }
+    return worked;
+  }
+
+  /** An endpoint that took nothing in a round is left alone for a while (250 ms, doubling, at most 30 s). */
+  private afterRound(channelKey: string, round: { delivered: number; failed: number }): void {
+    if (round.delivered > 0 || round.failed === 0) {
+      this.failedRounds.delete(channelKey);
+      this.pausedUntil.delete(channelKey);
+      return;
+    }
+    const rounds = (this.failedRounds.get(channelKey) ?? 0) + 1;
+    this.failedRounds.set(channelKey, rounds);
+    this.pausedUntil.set(channelKey, Date.now() + Math.min(MAX_PAUSE_MS, 250 * 2 ** (rounds - 1)));
   }
 
   /** Renews the channel's lease while its deliveries run; `lost` turns true if another instance took it. */
@@ -111,7 +132,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return lease;
   }
 
-  private async deliverChannel(channelKey: string, url: string, secret: string, now: number, lease: { lost: boolean }): Promise<void> {
+  private async deliverChannel(channelKey: string, url: string, secret: string, now: number, lease: { lost: boolean }): Promise<{ delivered: number; failed: number }> {
     const pending = await this.store.signals.pending(channelKey, BATCH);
     const chains = new Map<string, SignalRecord[]>();
     for (const signal of pending) {
@@ -119,34 +140,47 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (chain) chain.push(signal);
       else chains.set(signal.userKey, [signal]);
     }
-    const delivered: SignalRecord[] = [];
+    const round: Round = { delivered: [], failed: [], failuresInARow: 0 };
     const queue = [...chains.values()];
     const workers = Array.from({ length: Math.min(PARALLEL_CUSTOMERS, queue.length) }, async () => {
-      for (let chain = queue.shift(); chain; chain = queue.shift()) await this.deliverChain(chain, url, secret, now, lease, delivered);
+      for (let chain = queue.shift(); chain && round.failuresInARow < OPEN_CIRCUIT_AFTER; chain = queue.shift()) {
+        await this.deliverChain(chain, url, secret, now, lease, round);
+      }
     });
     await Promise.all(workers);
-    await this.store.signals.markDelivered(delivered);
+    await this.store.signals.markDelivered(round.delivered);
+    await this.store.signals.markFailed(round.failed);
     // The endpoint answered: whatever waits for a retry is due now, so a receiver that is back gets it all.
-    if (delivered.length > 0) await this.store.signals.expedite(channelKey, now);
+    if (round.delivered.length > 0) await this.store.signals.expedite(channelKey, now);
+    return { delivered: round.delivered.length, failed: round.failed.length };
   }
 
   /**
-   * Delivers one customer's signals in order, stopping at the first one not due or failing; the delivered ones
-   * are collected and marked together (a crash before that only repeats them, under the same webhook-id).
+   * Delivers one customer's signals in order, stopping at the first one not due or failing. Outcomes are
+   * collected and written together (a crash before that only repeats deliveries, under the same webhook-id).
    */
-  private async deliverChain(chain: readonly SignalRecord[], url: string, secret: string, now: number, lease: { lost: boolean }, delivered: SignalRecord[]): Promise<void> {
+  private async deliverChain(chain: readonly SignalRecord[], url: string, secret: string, now: number, lease: { lost: boolean }, round: Round): Promise<void> {
     for (const signal of chain) {
-      if (!this.running || lease.lost || signal.nextAttemptMs > now) break;
+      if (!this.running || lease.lost || signal.nextAttemptMs > now || round.failuresInARow >= OPEN_CIRCUIT_AFTER) break;
       const attempt = await this.sender.send(url, secret, webhookId(signal), JSON.stringify(signal.payload), Date.now());
       if (attempt.ok) {
-        delivered.push(signal);
+        round.delivered.push(signal);
+        round.failuresInARow = 0;
         continue;
       }
+      round.failuresInARow += 1;
       const attempts = signal.attempts + 1;
       const dead = retryPeriodOver(signal.createdMs, now);
-      await this.store.signals.markFailed(signal, now + retryDelayMs(attempts, Math.random()), attempt.error ?? 'failed', dead);
+      round.failed.push({ key: signal, nextAttemptMs: now + retryDelayMs(attempts, Math.random()), error: attempt.error ?? 'failed', dead });
       if (dead) this.logger.warn(`gave up delivering ${webhookId(signal)} after ${attempts} attempts: ${attempt.error ?? ''}`);
       if (!dead) break;
     }
   }
+}
+
+interface Round {
+  delivered: SignalRecord[];
+  failed: Array<{ key: SignalRecord; nextAttemptMs: number; error: string; dead: boolean }>;
+  /** failures since the last success: past OPEN_CIRCUIT_AFTER the round stops knocking on a dead endpoint */
+  failuresInARow: number;
 }

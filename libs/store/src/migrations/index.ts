@@ -3,6 +3,7 @@ import * as initial from './0001-initial';
 import * as bubblesAndBilling from './0002-bubbles-and-billing';
 import * as uploads from './0003-uploads';
 import * as signals from './0004-signals';
+import * as deviceCodes from './0005-device-codes';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-bubbles-and-billing': bubblesAndBilling,
   '0003-uploads': uploads,
   '0004-signals': signals,
+  '0005-device-codes': deviceCodes,
 };
 
 export const migrationProvider: MigrationProvider = {

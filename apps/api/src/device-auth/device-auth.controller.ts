@@ -1,0 +1,67 @@
+import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentPrincipal, type Principal } from '../common/auth/principal';
+import { Public, RequiresScope } from '../common/auth/route-access';
+import {
+  ApproveDeviceDto,
+  DenyDeviceDto,
+  DeviceCodeResponseDto,
+  DeviceDecisionResponseDto,
+  DeviceTokenErrorDto,
+  DeviceTokenRequestDto,
+  DeviceTokenResponseDto,
+} from './dto/device-auth.dto';
+import { DeviceAuthService } from './device-auth.service';
+
+/** Where the person's browser reaches this service, as the CLI's request named it. */
+function baseUrlOf(request: Request): string {
+  return `${request.protocol}://${request.get('host') ?? '127.0.0.1'}`;
+}
+
+@ApiTags('device pairing')
+@Controller('api/auth/device')
+export class DeviceAuthController {
+  constructor(private readonly deviceAuth: DeviceAuthService) {}
+
+  @Post('code')
+  @HttpCode(200)
+  @Public()
+  @ApiOperation({ summary: 'Start a device pairing (RFC 8628 device authorization request), used by `brandwire login`' })
+  @ApiOkResponse({ type: DeviceCodeResponseDto })
+  async code(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<DeviceCodeResponseDto> {
+    response.setHeader('Cache-Control', 'no-store');
+    return this.deviceAuth.start(baseUrlOf(request));
+  }
+
+  @Post('token')
+  @Public()
+  @ApiOperation({ summary: 'Poll for the key of a device pairing (RFC 8628 device access token request); the key is handed out once' })
+  @ApiBody({ type: DeviceTokenRequestDto })
+  @ApiOkResponse({ type: DeviceTokenResponseDto })
+  @ApiBadRequestResponse({ type: DeviceTokenErrorDto, description: 'RFC 8628 errors: authorization_pending, slow_down, access_denied, expired_token; invalid_grant, invalid_request' })
+  async token(@Body() body: Record<string, unknown> | undefined, @Res({ passthrough: true }) response: Response): Promise<DeviceTokenResponseDto | DeviceTokenErrorDto> {
+    const outcome = await this.deviceAuth.poll(body);
+    response.status(outcome.issued ? 200 : 400);
+    response.setHeader('Cache-Control', 'no-store');
+    return outcome.body;
+  }
+
+  @Post('approve')
+  @HttpCode(200)
+  @RequiresScope('Admin')
+  @ApiOperation({ summary: "Approve a pairing's user code, choosing the new key's scope and brands (pairing page)" })
+  @ApiOkResponse({ type: DeviceDecisionResponseDto, description: '404 NOT_FOUND unknown code, 409 EXPIRED, 400 BAD_REQUEST already decided' })
+  approve(@CurrentPrincipal() principal: Principal, @Body() dto: ApproveDeviceDto): Promise<DeviceDecisionResponseDto> {
+    return this.deviceAuth.approve(principal, dto);
+  }
+
+  @Post('deny')
+  @HttpCode(200)
+  @RequiresScope('Admin')
+  @ApiOperation({ summary: "Deny a pairing's user code (pairing page)" })
+  @ApiOkResponse({ type: DeviceDecisionResponseDto })
+  deny(@CurrentPrincipal() principal: Principal, @Body() dto: DenyDeviceDto): Promise<DeviceDecisionResponseDto> {
+    return this.deviceAuth.deny(principal, dto);
+  }
+}

@@ -1,0 +1,50 @@
+import { Command } from '@oclif/core/command';
+import { type Session, loadSession } from './lib/config-store';
+import { failureOf } from './lib/failure';
+import { colorEnabled, paint } from './lib/output';
+
+/**
+ * Every command: global --json (one line of JSON on stdout; errors as `{ ok: false, error, code }`), the exit codes
+ * 0/1/2/4, and text for people only without --json. A command's run() returns what --json prints.
+ */
+export abstract class BrandwireCommand extends Command {
+  static override enableJsonFlag = true;
+
+  private cachedSession: Session | undefined;
+
+  /** The endpoint, key and default channel in use (environment over stored config); read once. */
+  protected session(): Session {
+    this.cachedSession ??= loadSession();
+    return this.cachedSession;
+  }
+
+  /** Prints for people, only without --json. */
+  protected async show(print: () => string | Promise<string>): Promise<void> {
+    if (this.jsonEnabled()) return;
+    const text = await print();
+    if (text !== '') process.stdout.write(`${text}\n`);
+  }
+
+  /** A message for people on stderr (also in --json mode, where stdout holds the JSON only). */
+  protected note(message: string): void {
+    process.stderr.write(`${message}\n`);
+  }
+
+  protected override logJson(json: unknown): void {
+    process.stdout.write(`${JSON.stringify(json)}\n`);
+  }
+
+  protected override async catch(error: Error & { exitCode?: number }): Promise<void> {
+    const failure = failureOf(error);
+    // a failed parse still was a parse: no "did not parse its arguments" warning under NODE_ENV=development|test
+    this.parsed = true;
+    process.exitCode = failure.exit;
+    if (this.jsonEnabled()) {
+      this.logJson({ ok: false, error: failure.message, code: failure.code, ...failure.details });
+      return;
+    }
+    const color = colorEnabled(process.stderr);
+    process.stderr.write(`${paint('Error:', 'red', color)} ${failure.message}${failure.code === 'USAGE' || failure.code === 'INTERNAL' ? '' : ` (${failure.code})`}\n`);
+    if (failure.hint) process.stderr.write(`${paint('Hint:', 'dim', color)} ${failure.hint}\n`);
+  }
+}

@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { LAUNCHER, RUN_JS, cleanEnv, runCli } from './test-support/cli';
+
+interface ManifestCommand {
+  id: string;
+  summary?: string;
+  description?: string;
+  examples?: string[];
+  pluginName: string;
+}
+
+const manifest = JSON.parse(readFileSync(resolve(__dirname, '../oclif.manifest.json'), 'utf8')) as { commands: Record<string, ManifestCommand> };
+const ours = Object.values(manifest.commands).filter((c) => c.pluginName === '@brandwire/cli');
+
+describe('the tool without a service', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'brandwire-basics-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('has every command of the spec, one class per file at the path of its id', () => {
+    const ids = ours.map((c) => c.id).sort();
+    expect(ids).toEqual(
+      [
+        'block', 'chat:activate', 'chat:deactivate', 'chatbot', 'delete', 'end-with-bot', 'env', 'gateway', 'history', 'knowledge', 'login', 'model',
+        'personal-info', 'profile', 'rooms', 'schedule:get', 'schedule:set', 'send', 'setup', 'sysmsg', 'unblock', 'upload:audio', 'upload:file',
+        'upload:image', 'upload:video', 'webhook-domain:get', 'webhook-domain:set', 'whoami',
+      ].sort(),
+    );
+    for (const id of ids) expect(existsSync(resolve(__dirname, 'commands', `${id.replaceAll(':', '/')}.ts`))).toBe(true);
+  });
+
+  it('describes every command and gives at least one example with long flags', () => {
+    for (const command of ours) {
+      expect({ id: command.id, summary: command.summary ?? command.description }).toEqual({ id: command.id, summary: expect.stringMatching(/\w{3}/) });
+      expect(command.examples?.length).toBeGreaterThan(0);
+      expect((command.examples ?? []).some((e) => / --[a-z]/.test(e))).toBe(true);
+      expect((command.examples ?? []).join(' ')).not.toMatch(/ -[a-z]\b/);
+    }
+  });
+
+  it('lists the topics, the commands and the exit codes in --help', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/TOPICS\n\s+chat\s.*\n\s+schedule\s.*\n\s+upload\s.*\n\s+webhook-domain\s/);
+    expect(help.stdout).toContain('Exit codes: 0 ok, 1 error, 2 usage');
+    expect(help.stdout).toContain('4\n  authentication needed');
+    for (const id of ['setup', 'login', 'whoami', 'send', 'rooms', 'autocomplete']) expect(help.stdout).toMatch(new RegExp(`\\n  ${id}\\s`));
+  });
+
+  it('offers shell completion', async () => {
+    const completion = await runCli(['autocomplete', 'script', 'bash'], { env: { BRANDWIRE_CONFIG_DIR: dir, XDG_CACHE_HOME: join(dir, 'cache') } });
+    expect(completion.code).toBe(0);
+    expect(completion.stdout).toContain('BRANDWIRE_AC_BASH_SETUP_PATH');
+  });
+
+  it('shows help for `setup --help` without any side effect', async () => {
+    const config = join(dir, 'setup-help');
+    const help = await runCli(['setup', '--help'], { env: { BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Verify an API key against the service and store it');
+    expect(help.stdout).toContain('--dry-run');
+    expect(existsSync(config)).toBe(false);
+  });
+
+  it('prints env without a key, and its binaryPath and binaryArgs run the tool without a shell', async () => {
+    const config = join(dir, 'env');
+    const env = await runCli(['env', '--json'], { env: { BRANDWIRE_CONFIG_DIR: config } });
+    expect(env.code).toBe(0);
+    const result = env.json<{ binaryPath: string; binaryArgs: string[]; launcherPath: string }>();
+    expect(result).toEqual({
+      ok: true,
+      channel: null,
+      endpoint: 'http://127.0.0.1:8080',
+      endpointSource: 'default',
+      keySource: 'none',
+      configPath: join(config, 'config.json'),
+      binaryPath: process.execPath,
+      binaryArgs: [RUN_JS],
+      launcherPath: LAUNCHER,
+      version: '0.1.0',
+      node: process.version,
+    });
+    const direct = await new Promise<{ code: number | null; out: string }>((done) => {
+      const child = spawn(result.binaryPath, [...result.binaryArgs, 'env', '--json'], { env: cleanEnv({ BRANDWIRE_CONFIG_DIR: config }), shell: false });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.on('close', (code) => done({ code, out }));
+    });
+    expect(direct.code).toBe(0);
+    expect(JSON.parse(direct.out)).toEqual(result);
+
+    const text = await runCli(['env'], { env: { BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_ENDPOINT: 'http://10.0.0.1:9000', BRANDWIRE_TOKEN: 'x' } });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('endpoint:    http://10.0.0.1:9000 (from BRANDWIRE_ENDPOINT)');
+    expect(text.stdout).toContain('key:         from BRANDWIRE_TOKEN');
+    expect(text.stdout).toContain(`config path: ${join(config, 'config.json')}`);
+    expect(text.stdout).toContain(`launcher:    ${LAUNCHER}`);
+    expect(readdirSync(dir)).not.toContain('env');
+  });
+
+  it('needs a key for the commands that call the service: exit 4, AUTH_REQUIRED', async () => {
+    const run = await runCli(['whoami', '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+    expect(run.code).toBe(4);
+    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining('brandwire setup <key>'), code: 'AUTH_REQUIRED' });
+    const text = await runCli(['rooms', '--channel', 'acme-kakao'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+    expect(text.code).toBe(4);
+    expect(text.stdout).toBe('');
+    expect(text.stderr).toContain('Error: no key is stored');
+  });
+
+  it.each([
+    [['send', '--to', 'alice', '--text', 'hi', '--nope'], 'Nonexistent flag: --nope'],
+    [['rooms', '--json'], 'Missing required flag channel'],
+    [['rooms', '--channel', 'acme-kakao', '--max', 'many'], 'Expected an integer but received: many'],
+    [['delete', '--to', 'a', '--serial', 's', '--text', 't'], 'cannot also be provided'],
+    [['no-such-command'], 'unknown command "no-such-command"'],
+  ])('reports usage errors as {ok:false, error, code: USAGE} with exit 2: %j', async (args, message) => {
+    const run = await runCli([...args, '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } });
+    expect(run.code).toBe(2);
+    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining(message), code: 'USAGE' });
+  });
+
+  it('prints usage errors for people on stderr with a hint, stdout empty', async () => {
+    const run = await runCli(['rooms'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('Error: Missing required flag channel\nHint: see --help for the flags and arguments\n');
+  });
+
+  it.each(['gateway', 'knowledge', 'model', 'chatbot'])('has %s as a stub that says it comes later and exits 1', async (command) => {
+    const run = await runCli([command, 'status', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.json()).toEqual({ ok: false, error: `\`brandwire ${command}\` comes in a later version of the tool; nothing was done`, code: 'NOT_IMPLEMENTED' });
+    const text = await runCli([command]);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('comes in a later version');
+  });
+
+  it('reports an unreachable service as NETWORK (exit 1) with a hint about the endpoint', async () => {
+    const run = await runCli(['whoami'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'x', BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('Error: could not reach the service at http://127.0.0.1:9: ECONNREFUSED (NETWORK)\nHint: check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use\n');
+    const json = await runCli(['whoami', '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'x', BRANDWIRE_ENDPOINT: 'ftp://nowhere' } });
+    expect(json.code).toBe(2);
+    expect(json.json()).toEqual({ ok: false, error: 'the endpoint must be an http or https URL, got "ftp://nowhere"', code: 'USAGE' });
+  });
+});

@@ -1,0 +1,33 @@
+import type { MessagesResponse, RoomsResponse } from '@brandwire/client';
+import { integer } from '@oclif/core/flags';
+import { BrandwireCommand } from '../base-command';
+import { connect } from '../lib/connect';
+import { optionalToFlag, requiredChannelFlag } from '../lib/flags';
+import { presentMessages, presentRooms } from '../lib/present';
+
+export default class Rooms extends BrandwireCommand {
+  static override summary = 'List the rooms with a consultation in progress, or the messages of one room';
+  static override examples = [
+    '<%= config.bin %> rooms --channel acme-kakao',
+    '<%= config.bin %> rooms --channel acme-kakao --user alice --max 20',
+    '<%= config.bin %> rooms --channel acme-kakao --to alice --json',
+  ];
+  static override flags = {
+    channel: requiredChannelFlag(),
+    to: optionalToFlag("show the messages of this customer's room (alias: --user)"),
+    max: integer({ description: 'at most this many rooms, or messages (1 to 300, default 100)', min: 1, max: 300, helpValue: '<n>' }),
+  };
+
+  async run(): Promise<RoomsResponse | MessagesResponse> {
+    const { flags } = await this.parse(Rooms);
+    const client = await connect(this.session());
+    if (flags.to) {
+      const messages = await client.messages({ brand: flags.channel, userKey: flags.to, max: flags.max });
+      await this.show(() => presentMessages(messages));
+      return messages;
+    }
+    const rooms = await client.rooms({ brand: flags.channel, max: flags.max });
+    await this.show(() => presentRooms(rooms));
+    return rooms;
+  }
+}

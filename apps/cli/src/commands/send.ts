@@ -1,0 +1,45 @@
+import { string } from '@oclif/core/flags';
+import { BrandwireCommand } from '../base-command';
+import { channelOf } from '../lib/channel';
+import { connect } from '../lib/connect';
+import { channelFlag, toFlag } from '../lib/flags';
+import { type SendResult, sendMessage } from '../lib/send-message';
+
+export default class Send extends BrandwireCommand {
+  static override summary = 'Send text, a rich message or attachments to a customer';
+  static override description =
+    'With --file the files are delivered directly (images as image bubbles, other formats as file bubbles) and --text goes into the first bubble. --rich-json takes a file with the rich envelope; chat_bubble_type is required. Prints { ok, brandKey, userKey, serial } with --json.';
+  static override examples = [
+    '<%= config.bin %> send --channel acme-kakao --to alice --text "Your order left today."',
+    '<%= config.bin %> send --channel acme-kakao --to alice --rich-json card.json',
+    '<%= config.bin %> send --channel acme-kakao --to alice --file receipt.png --file terms.pdf --text "Here you are" --image-style plain',
+  ];
+  static override flags = {
+    channel: channelFlag(),
+    to: toFlag(),
+    text: string({ description: 'the message text (with --file: the text of the first bubble)', helpValue: '<text>' }),
+    'rich-json': string({ description: 'file with the rich envelope (JSON; "-" reads stdin)', helpValue: '<file>' }),
+    file: string({ description: 'a file to deliver; repeat for several', multiple: true, helpValue: '<path>' }),
+    'image-style': string({ description: 'how --file images are shown: rich (card with caption, default) or plain (photo)', options: ['rich', 'plain'] }),
+  };
+
+  async run(): Promise<SendResult> {
+    const { flags } = await this.parse(Send);
+    const session = this.session();
+    const brandKey = channelOf(flags.channel, session);
+    const result = await sendMessage(await connect(session), {
+      brandKey,
+      userKey: flags.to,
+      text: flags.text,
+      richJson: flags['rich-json'],
+      files: flags.file,
+      imageStyle: flags['image-style'] as 'rich' | 'plain' | undefined,
+    });
+    await this.show(() => {
+      const lines = [`Sent to ${result.userKey} on ${result.brandKey}: serial ${result.serial ?? '-'}`];
+      for (const item of result.results ?? []) lines.push(`  ${item.kind}: ${item.ok ? item.serial : `failed (${item.code}) ${item.message ?? ''}`}`);
+      return lines.join('\n');
+    });
+    return result;
+  }
+}

@@ -1,0 +1,65 @@
+import { string as stringArg } from '@oclif/core/args';
+import { boolean, string } from '@oclif/core/flags';
+import { BrandwireCommand } from '../base-command';
+import { fields } from '../lib/output';
+import { type SetupResult, runSetup } from '../lib/setup-flow';
+import { terminalPrompter } from '../lib/terminal-prompter';
+
+export default class Setup extends BrandwireCommand {
+  static override summary = 'Verify an API key against the service and store it';
+  static override description = [
+    'Checks the key with GET /api/agent/me, then stores endpoint, key and default channel in the config file (mode 0600; BRANDWIRE_CONFIG_DIR or the platform config folder). BRANDWIRE_TOKEN and BRANDWIRE_ENDPOINT override the stored values.',
+    'Without <key>, asks for the service URL, the key and the default channel when run on a terminal; otherwise it fails and names the argument to pass. The sink, CRM and AI flags are stored for the gateway.',
+  ].join('\n\n');
+  static override examples = [
+    '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --endpoint http://127.0.0.1:8080 --channel acme-kakao',
+    '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --dry-run --json',
+    '<%= config.bin %> setup',
+  ];
+  // ignoreStdin: a key is never read from a pipe (oclif would race 10 ms for it); without a terminal, pass it as the argument
+  static override args = { key: stringArg({ description: 'the API key (bw_…); asked for on a terminal when left out', ignoreStdin: true }) };
+  static override flags = {
+    endpoint: string({ description: 'service URL (default: the stored one, or http://127.0.0.1:8080)', helpValue: '<url>' }),
+    channel: string({ description: 'default channel (brand key) for commands run without --channel (old name: --brand)', aliases: ['brand'], helpValue: '<key>' }),
+    'dry-run': boolean({ description: 'verify the key and show what would be stored, store nothing' }),
+    'sink-type': string({ description: 'gateway: team-chat sink (e.g. slack, teams, discord, webhook)', helpGroup: 'GATEWAY', helpValue: '<type>' }),
+    'sink-url': string({ description: 'gateway: webhook or API URL of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<url>' }),
+    'sink-token': string({ description: 'gateway: token of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<token>' }),
+    'crm-url': string({ description: 'gateway: CRM API URL', helpGroup: 'GATEWAY', helpValue: '<url>' }),
+    'crm-token': string({ description: 'gateway: CRM API token', helpGroup: 'GATEWAY', helpValue: '<token>' }),
+    'ai-provider': string({ description: 'gateway: AI provider (e.g. openai, anthropic, ollama)', helpGroup: 'GATEWAY', helpValue: '<name>' }),
+    'ai-model': string({ description: 'gateway: AI model id', helpGroup: 'GATEWAY', helpValue: '<id>' }),
+    'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>' }),
+  };
+
+  async run(): Promise<SetupResult> {
+    const { args, flags } = await this.parse(Setup);
+    const result = await runSetup(
+      {
+        key: args.key,
+        endpoint: flags.endpoint,
+        channel: flags.channel,
+        dryRun: flags['dry-run'],
+        gateway: {
+          sink: { type: flags['sink-type'], url: flags['sink-url'], token: flags['sink-token'] },
+          crm: { url: flags['crm-url'], token: flags['crm-token'] },
+          ai: { provider: flags['ai-provider'], model: flags['ai-model'], apiKey: flags['ai-api-key'] },
+        },
+        prompter: args.key === undefined ? terminalPrompter() : undefined,
+      },
+      this.session(),
+    );
+    await this.show(() =>
+      [
+        result.stored ? `Stored the key in ${result.configPath}.` : 'The key is valid (dry run: nothing stored).',
+        fields([
+          ['name', result.name],
+          ['scope', result.scope],
+          ['endpoint', result.endpoint],
+          ['default channel', result.channel ?? 'none (pass --channel to commands)'],
+        ]),
+      ].join('\n'),
+    );
+    return result;
+  }
+}

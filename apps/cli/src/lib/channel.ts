@@ -1,0 +1,15 @@
+import { usageError } from './cli-error';
+import type { Session } from './config-store';
+
+/**
+ * The channel (brand key) of a command: --channel (or its old name --brand), else the default stored by `setup`
+ * where the spec lets --channel be left out.
+ */
+export function channelOf(flag: string | undefined, session: Session, useDefault = true): string {
+  if (flag) return flag;
+  if (useDefault && session.channel) return session.channel;
+  throw usageError(
+    'missing --channel: the brand key of the channel, e.g. --channel acme-kakao',
+    useDefault ? '`brandwire whoami` lists the channels; `brandwire setup <key> --channel <key>` stores a default' : '`brandwire whoami` lists the channels',
+  );
+}

@@ -1,0 +1,23 @@
+import { ApiError, NetworkError } from '@brandwire/client';
+import { CliError, authRequired, usageError } from './cli-error';
+import { failureOf } from './failure';
+
+describe('failureOf', () => {
+  it.each([
+    ['a usage error', usageError('missing --channel', 'pass it'), { code: 'USAGE', exit: 2, message: 'missing --channel', hint: 'pass it' }],
+    ['no stored key', authRequired(), { code: 'AUTH_REQUIRED', exit: 4 }],
+    ['a messenger refusal', new CliError('-502', 'session ended', 1, { serial: 's1' }), { code: '-502', exit: 1, details: { serial: 's1' } }],
+    ['a refused key', new ApiError(401, 'UNAUTHORIZED', 'unknown key'), { code: 'UNAUTHORIZED', exit: 4, details: { status: 401 }, hint: expect.stringContaining('setup') }],
+    ['a missing scope', new ApiError(403, 'FORBIDDEN', 'needs Admin'), { code: 'FORBIDDEN', exit: 1, hint: expect.stringContaining('whoami') }],
+    ['a bare HTTP failure', new ApiError(502, 'HTTP_502', 'bad gateway'), { code: 'HTTP_502', exit: 1 }],
+    ['no answer', new NetworkError('http://x', 'ECONNREFUSED'), { code: 'NETWORK', exit: 1, message: 'could not reach the service at http://x: ECONNREFUSED' }],
+    ['a bug', new TypeError('x is undefined'), { code: 'INTERNAL', exit: 1, message: 'x is undefined' }],
+  ])('reports %s', (_, error, expected) => {
+    expect(failureOf(error)).toMatchObject(expected);
+  });
+
+  it('cleans oclif parse errors into one line (usage, exit 2)', () => {
+    const parse = Object.assign(new Error('The following error occurred:\n  Missing required flag channel\nSee more help with --help'), { oclif: { exit: 2 } });
+    expect(failureOf(parse)).toMatchObject({ code: 'USAGE', exit: 2, message: 'Missing required flag channel' });
+  });
+});

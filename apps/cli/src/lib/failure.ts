@@ -1,0 +1,66 @@
+import type { ErrorCode } from '@brandwire/domain';
+import { CliError } from './cli-error';
+import { EXIT, type ExitCode, exitCodeOf } from './exit-codes';
+
+export interface Failure {
+  code: string;
+  message: string;
+  exit: ExitCode;
+  details: Record<string, unknown>;
+  hint: string | undefined;
+}
+
+/** The shape of the client's ApiError, read without loading the client (and its HTTP library) up front. */
+interface ApiErrorLike {
+  name: 'ApiError';
+  status: number;
+  code: string;
+  message: string;
+  errorCode: ErrorCode | undefined;
+}
+
+function isApiError(error: unknown): error is ApiErrorLike {
+  return error instanceof Error && error.name === 'ApiError' && typeof (error as Partial<ApiErrorLike>).status === 'number';
+}
+
+function isNetworkError(error: unknown): error is Error & { code: 'NETWORK' } {
+  return error instanceof Error && error.name === 'NetworkError';
+}
+
+/** oclif's own errors (flag and argument parsing) carry `oclif.exit`. */
+function isOclifError(error: unknown): error is Error & { oclif: { exit?: number } } {
+  return error instanceof Error && typeof (error as { oclif?: unknown }).oclif === 'object';
+}
+
+function hintFor(code: string): string | undefined {
+  switch (code) {
+    case 'UNAUTHORIZED':
+      return 'the stored key was refused: run `brandwire setup <key>` or `brandwire login` again';
+    case 'FORBIDDEN':
+      return 'this key lacks the scope or the brand: `brandwire whoami` shows what it may do';
+    case 'NETWORK':
+      return 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use';
+    default:
+      return undefined;
+  }
+}
+
+/** What any failure of a command is reported as: its code, message, exit code and details. */
+export function failureOf(error: unknown): Failure {
+  if (error instanceof CliError) return { code: error.code, message: error.message, exit: error.exit, details: error.details, hint: error.hint };
+  if (isApiError(error)) {
+    const exit = error.errorCode ? exitCodeOf(error.errorCode) : EXIT.error;
+    return { code: error.code, message: error.message, exit, details: { status: error.status }, hint: hintFor(error.code) };
+  }
+  if (isNetworkError(error)) return { code: 'NETWORK', message: error.message, exit: EXIT.error, details: {}, hint: hintFor('NETWORK') };
+  if (isOclifError(error)) {
+    const message = error.message
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !/^The following errors? occurred:$/.test(line) && !line.startsWith('See more help with'))
+      .join('; ');
+    return { code: 'USAGE', message, exit: EXIT.usage, details: {}, hint: 'see --help for the flags and arguments' };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'INTERNAL', message, exit: EXIT.error, details: {}, hint: undefined };
+}

@@ -1,0 +1,48 @@
+import { readFileSync, statSync } from 'node:fs';
+import { CliError } from './cli-error';
+import { EXIT } from './exit-codes';
+
+function fileError(flag: string, path: string, reason: string): CliError {
+  return new CliError('FILE', `${flag} ${path}: ${reason}`, EXIT.usage);
+}
+
+/** Checks that a file given on the command line is a readable regular file. */
+export function checkReadableFile(flag: string, path: string): string {
+  let isFile: boolean;
+  try {
+    isFile = statSync(path).isFile();
+  } catch (error) {
+    throw fileError(flag, path, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message);
+  }
+  if (!isFile) throw fileError(flag, path, 'not a file');
+  return path;
+}
+
+/** Reads a JSON file given on the command line ("-" reads standard input). */
+export function readJsonFile(flag: string, path: string): unknown {
+  let text: string;
+  try {
+    text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(checkReadableFile(flag, path), 'utf8');
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw fileError(flag, path, (error as Error).message);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw fileError(flag, path, `not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/** The rich envelope of --rich-json: a JSON object with chat_bubble_type (command rule 4), sent as a string. */
+export function readRichEnvelope(path: string): string {
+  const envelope = readJsonFile('--rich-json', path);
+  if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
+    throw new CliError('BAD_RICH', `--rich-json ${path}: the rich envelope must be a JSON object`, EXIT.usage);
+  }
+  const type = (envelope as Record<string, unknown>)['chat_bubble_type'];
+  if (typeof type !== 'string' || type === '') {
+    throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type is required (TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED)`, EXIT.usage);
+  }
+  return JSON.stringify(envelope);
+}

@@ -1,0 +1,67 @@
+import type { AttachmentResult, BrandwireClient, ImageStyle } from '@brandwire/client';
+import { usageError } from './cli-error';
+import { checkReadableFile, readRichEnvelope } from './input-files';
+import { requireOk } from './results';
+
+export interface SendInput {
+  brandKey: string;
+  userKey: string;
+  text?: string | undefined;
+  richJson?: string | undefined;
+  files?: readonly string[] | undefined;
+  imageStyle?: ImageStyle | undefined;
+}
+
+/** What `send` prints: `{ ok, brandKey, userKey, serial }`, and each bubble's result for attachments. */
+export interface SendResult {
+  ok: true;
+  brandKey: string;
+  userKey: string;
+  serial: string | undefined;
+  results?: AttachmentResult[];
+}
+
+type Plan = { kind: 'text'; text: string } | { kind: 'rich'; rich: string } | { kind: 'attachments'; files: readonly string[]; text: string | undefined };
+
+/** Which endpoint a send uses: --file → attachments (text in the first bubble), --rich-json → rich, else text. */
+export function planSend(input: SendInput): Plan {
+  const files = input.files ?? [];
+  if (input.richJson !== undefined && (input.text !== undefined || files.length > 0)) {
+    throw usageError('--rich-json cannot be combined with --text or --file: the rich envelope carries its own text');
+  }
+  if (input.imageStyle !== undefined && files.length === 0) throw usageError('--image-style applies to --file images only');
+  if (files.length > 0) return { kind: 'attachments', files: files.map((f) => checkReadableFile('--file', f)), text: input.text };
+  if (input.richJson !== undefined) return { kind: 'rich', rich: readRichEnvelope(input.richJson) };
+  if (input.text !== undefined && input.text !== '') return { kind: 'text', text: input.text };
+  throw usageError('nothing to send: pass --text <text>, --rich-json <file> or --file <path>');
+}
+
+/** Sends as planned; a messenger refusal fails with its code and still names the serial. */
+export async function sendMessage(client: BrandwireClient, input: SendInput): Promise<SendResult> {
+  const plan = planSend(input);
+  const target = { brandKey: input.brandKey, userKey: input.userKey };
+  switch (plan.kind) {
+    case 'text':
+    case 'rich': {
+      const reply = plan.kind === 'text' ? await client.send({ ...target, text: plan.text }) : await client.sendRich({ ...target, rich: plan.rich });
+      requireOk(reply, { ...target, serial: reply.serial });
+      return { ok: true, ...target, serial: reply.serial };
+    }
+    case 'attachments': {
+      const reply = await client.sendAttachments({
+        ...target,
+        files: plan.files,
+        ...(plan.text !== undefined ? { text: plan.text } : {}),
+        ...(input.imageStyle ? { imageStyle: input.imageStyle } : {}),
+      });
+      const first = reply.results.find((r) => r.ok) ?? reply.results[0];
+      const failed = reply.results.find((r) => !r.ok);
+      requireOk({ ok: reply.ok, code: failed?.code, message: failed?.message ?? null }, { ...target, serial: first?.serial, results: reply.results });
+      return { ok: true, ...target, serial: first?.serial, results: reply.results };
+    }
+    default: {
+      const unreachable: never = plan;
+      throw new Error(`unknown send plan ${JSON.stringify(unreachable)}`);
+    }
+  }
+}

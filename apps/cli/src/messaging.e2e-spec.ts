@@ -1,0 +1,158 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_TOKENS, writePng } from '@brandwire/client/testing';
+import { CliSandbox } from './test-support/cli';
+
+describe('sending from the tool: what the customer receives', () => {
+  let s: CliSandbox;
+  const writer = { token: TEST_TOKENS.writer };
+
+  beforeAll(async () => {
+    s = await CliSandbox.start();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  const agentTexts = async (userKey: string, brand = 'acme-kakao') =>
+    (await s.service.customerChat(userKey, brand)).filter((b) => b.from !== 'customer').map((b) => ({ kind: b.kind, text: b.text, deleted: b.deleted }));
+
+  it('sends text and prints {ok, brandKey, userKey, serial}; the customer sees it', async () => {
+    await s.service.customerWrites('u-text', 'Hello?');
+    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-text', '--text', 'Your order left today.', '--json'], writer);
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual({ ok: true, brandKey: 'acme-kakao', userKey: 'u-text', serial: expect.stringMatching(/^bw-\d+-\w+$/) });
+    expect(run.stderr).toBe('');
+    expect(await agentTexts('u-text')).toEqual([{ kind: 'text', text: 'Your order left today.', deleted: false }]);
+  });
+
+  it('accepts the old names --brand and --user, and prints a line for people without --json', async () => {
+    await s.service.customerWrites('u-alias', 'Hi', 'acme-naver');
+    const run = await s.run(['send', '--brand', 'acme-naver', '--user', 'u-alias', '--text', 'via aliases'], writer);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Sent to u-alias on acme-naver: serial bw-\d+-\w+\n$/);
+    expect(await agentTexts('u-alias', 'acme-naver')).toEqual([{ kind: 'text', text: 'via aliases', deleted: false }]);
+  });
+
+  it('uses the channel stored by setup when --channel is left out', async () => {
+    const config = s.configDir('default-channel');
+    await s.run(['setup', TEST_TOKENS.writer, '--channel', 'acme-kakao'], { config });
+    await s.service.customerWrites('u-default', 'Hi');
+    const run = await s.run(['send', '--to', 'u-default', '--text', 'default channel', '--json'], { config });
+    expect(run.json()).toMatchObject({ ok: true, brandKey: 'acme-kakao', userKey: 'u-default' });
+    const missing = await s.run(['send', '--to', 'u-default', '--text', 'x', '--json'], writer);
+    expect(missing.code).toBe(2);
+    expect(missing.json()).toEqual({ ok: false, error: 'missing --channel: the brand key of the channel, e.g. --channel acme-kakao', code: 'USAGE' });
+  });
+
+  it('sends a rich envelope from --rich-json, and refuses one without chat_bubble_type (exit 2, BAD_RICH)', async () => {
+    await s.service.customerWrites('u-rich', 'Colour?');
+    const card = join(s.dir, 'card.json');
+    writeFileSync(card, JSON.stringify({ chat_bubble_type: 'TEXT', message: 'Pick a colour', attachment: { quick_replies: [{ name: 'Red', type: 'BK' }] } }));
+    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', card, '--json'], writer);
+    expect(run.json()).toMatchObject({ ok: true, serial: expect.any(String) });
+    expect(await agentTexts('u-rich')).toEqual([expect.objectContaining({ text: 'Pick a colour', deleted: false })]);
+
+    const bad = join(s.dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ message: 'no type' }));
+    const refused = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', bad, '--json'], writer);
+    expect(refused.code).toBe(2);
+    expect(refused.json()).toEqual({ ok: false, error: expect.stringContaining('chat_bubble_type is required'), code: 'BAD_RICH' });
+    const broken = join(s.dir, 'broken.json');
+    writeFileSync(broken, '{"chat_bubble_type": ');
+    expect((await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', broken, '--json'], writer)).json()).toMatchObject({ ok: false, code: 'FILE', error: expect.stringContaining('not valid JSON') });
+  });
+
+  it('delivers --file attachments directly with the text in the first bubble', async () => {
+    await s.service.customerWrites('u-files', 'Send the receipt');
+    const png = writePng(join(s.dir, 'receipt.png'), 640, 480);
+    const pdf = join(s.dir, 'terms.pdf');
+    writeFileSync(pdf, '%PDF-1.4 terms');
+    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-files', '--file', png, '--file', pdf, '--text', 'Here you are', '--json'], writer);
+    expect(run.code).toBe(0);
+    const result = run.json<{ serial: string; results: Array<{ kind: string; ok: boolean; serial: string }> }>();
+    expect(result).toMatchObject({ ok: true, brandKey: 'acme-kakao', userKey: 'u-files', results: [{ kind: 'image', ok: true }, { kind: 'file', ok: true }] });
+    expect(result.serial).toBe(result.results[0]?.serial);
+    // a rich image is a card bubble in the customer's chat
+    expect((await agentTexts('u-files')).map((b) => b.kind)).toEqual(['rich', 'file']);
+
+    const plain = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-files', '--file', png, '--text', 'A photo', '--image-style', 'plain', '--json'], writer);
+    expect(plain.json()).toMatchObject({ ok: true, results: [{ kind: 'text', ok: true }, { kind: 'image', ok: true }] });
+    const missing = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-files', '--file', join(s.dir, 'nope.png'), '--json'], writer);
+    expect(missing.code).toBe(2);
+    expect(missing.json()).toEqual({ ok: false, error: `--file ${join(s.dir, 'nope.png')}: no such file`, code: 'FILE' });
+  });
+
+  it('reports a messenger refusal with its code and the serial (exit 1)', async () => {
+    await s.service.customerWrites('u-ended', 'Bye');
+    await s.service.call('POST', '/sandbox/customers/u-ended/end', { brandKey: 'acme-kakao' });
+    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-ended', '--text', 'too late', '--json'], writer);
+    expect(run.code).toBe(1);
+    expect(run.json()).toEqual({ ok: false, error: expect.any(String), code: '-502', brandKey: 'acme-kakao', userKey: 'u-ended', serial: expect.any(String) });
+    const text = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-ended', '--text', 'too late'], writer);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/^Error: .+ \(-502\)\n$/);
+  });
+
+  it('refuses a BrandRead key (exit 1, FORBIDDEN) and a channel of another brand', async () => {
+    const reader = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-text', '--text', 'x', '--json'], { token: TEST_TOKENS.reader });
+    expect(reader.code).toBe(1);
+    expect(reader.json()).toMatchObject({ ok: false, code: 'FORBIDDEN', status: 403 });
+    const foreign = await s.run(['send', '--channel', 'globex-kakao', '--to', 'u-text', '--text', 'x', '--json'], writer);
+    expect(foreign.json()).toMatchObject({ ok: false, code: 'FORBIDDEN', error: expect.stringContaining('globex-kakao') });
+  });
+
+  it('deletes by --serial, and by exact --text within --within seconds, with a hint when nothing matches', async () => {
+    await s.service.customerWrites('u-del', 'Hi');
+    const first = (await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'Wrong price', '--json'], writer)).json<{ serial: string }>();
+    await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'Second', '--json'], writer);
+    const bySerial = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--serial', first.serial, '--json'], writer);
+    expect(bySerial.code).toBe(0);
+    expect(bySerial.json()).toEqual({ ok: true, code: '0', message: null, serial: first.serial, brandKey: 'acme-kakao', userKey: 'u-del' });
+    const byText = await s.run(['delete', '--channel', 'acme-kakao', '--user', 'u-del', '--text', 'Second', '--within', '600'], writer);
+    expect(byText.code).toBe(0);
+    expect(byText.stdout).toMatch(/^Deleted bw-\d+-\w+ for u-del on acme-kakao\.\n$/);
+    expect(await agentTexts('u-del')).toEqual([
+      { kind: 'text', text: 'This message was deleted.', deleted: true },
+      { kind: 'text', text: 'This message was deleted.', deleted: true },
+    ]);
+    const none = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'never sent'], writer);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('Hint: only an exact body matches: widen --within (up to 86400) or pass --serial');
+    const noneJson = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'never sent', '--json'], writer);
+    expect(noneJson.json()).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    const bounds = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'x', '--within', '5', '--json'], writer);
+    expect(bounds.code).toBe(2);
+    const neither = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--json'], writer);
+    expect(neither.json()).toEqual({ ok: false, error: 'pass --serial <serial>, or --text <body> with an optional --within <seconds>', code: 'USAGE' });
+  });
+
+  it('asks for personal-info consent on a Kakao-type channel only', async () => {
+    await s.service.customerWrites('u-consent', 'My address changed');
+    const run = await s.run(['personal-info', '--channel', 'acme-kakao', '--to', 'u-consent', '--json'], writer);
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual({ ok: true, brandKey: 'acme-kakao', userKey: 'u-consent', serial: expect.any(String) });
+    expect((await s.service.customerChat('u-consent')).at(-1)).toMatchObject({ from: 'agent' });
+    await s.service.customerWrites('u-consent', 'Hi', 'acme-naver');
+    const naver = await s.run(['personal-info', '--channel', 'acme-naver', '--to', 'u-consent', '--json'], writer);
+    expect(naver.code).toBe(1);
+    expect(naver.json()).toMatchObject({ ok: false, code: 'UNSUPPORTED_CHANNEL' });
+  });
+
+  it('blocks and unblocks a customer, and ends a consultation with a bot hand-off', async () => {
+    await s.service.customerWrites('u-block', 'spam');
+    const block = await s.run(['block', '--channel', 'acme-kakao', '--to', 'u-block', '--json'], writer);
+    expect(block.code).toBe(0);
+    expect(block.json()).toMatchObject({ ok: true, code: '0', brandKey: 'acme-kakao', userKey: 'u-block' });
+    const unblock = await s.run(['unblock', '--brand', 'acme-kakao', '--user', 'u-block'], writer);
+    expect(unblock.code).toBe(0);
+    expect(unblock.stdout).toBe('Unblocked u-block on acme-kakao.\n');
+
+    await s.service.customerWrites('u-bot', 'I want the menu');
+    const bot = await s.run(['end-with-bot', '--channel', 'acme-kakao', '--to', 'u-bot', '--event', 'bot_menu', '--json'], writer);
+    expect(bot.code).toBe(0);
+    expect(bot.json()).toMatchObject({ ok: true, brandKey: 'acme-kakao', userKey: 'u-bot', sessionId: expect.any(String) });
+    const rooms = (await s.run(['rooms', '--channel', 'acme-kakao', '--json'], writer)).json<{ rooms: Array<{ userKey: string }> }>();
+    expect(rooms.rooms.map((r) => r.userKey)).not.toContain('u-bot');
+  });
+});

@@ -1,0 +1,97 @@
+import { TEST_TOKENS } from '@brandwire/client/testing';
+import { CliSandbox, LAUNCHER } from './test-support/cli';
+import { Pty } from './test-support/pty';
+
+describe('reading rooms, messages, history, profile and system messages', () => {
+  let s: CliSandbox;
+  const reader = { token: TEST_TOKENS.reader };
+  const year = String(new Date().getFullYear());
+
+  beforeAll(async () => {
+    s = await CliSandbox.start();
+    await s.service.customerWrites('alice', 'Where is my order?');
+    await s.service.customerWrites('bob', 'Line one\nline two');
+    await s.run(['send', '--channel', 'acme-kakao', '--to', 'alice', '--text', 'It left today.'], { token: TEST_TOKENS.writer });
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  it('lists the rooms in progress as JSON (the REST answer) and as a table with years in the timestamps', async () => {
+    const json = await s.run(['rooms', '--channel', 'acme-kakao', '--json'], reader);
+    expect(json.code).toBe(0);
+    expect(json.json()).toEqual({
+      ok: true,
+      brand: 'acme-kakao',
+      rooms: expect.arrayContaining([expect.objectContaining({ userKey: 'alice', lastText: 'It left today.', lastKind: 'agent' }), expect.objectContaining({ userKey: 'bob' })]),
+    });
+    const text = await s.run(['rooms', '--brand', 'acme-kakao'], reader);
+    expect(text.stdout).toMatch(/│ CUSTOMER │ LAST ACTIVITY +│ KIND +│ LAST TEXT +│ ITEMS │/);
+    expect(text.stdout).toMatch(new RegExp(`│ alice +│ ${year}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d │ agent +│ It left today\\. +│ 3 +│`));
+    expect(text.stdout).toContain('Line one ⏎ line two');
+    expect(text.stdout).not.toContain('\u001b[');
+  });
+
+  it("shows one room's messages with --user or --to, newest first, limited by --max", async () => {
+    const json = await s.run(['rooms', '--channel', 'acme-kakao', '--user', 'alice', '--max', '2', '--json'], reader);
+    expect(json.json()).toEqual({
+      ok: true,
+      brand: 'acme-kakao',
+      userKey: 'alice',
+      messages: [expect.objectContaining({ kind: 'agent', text: 'It left today.', serial: expect.any(String) }), expect.objectContaining({ kind: 'message', text: 'Where is my order?' })],
+    });
+    const text = await s.run(['rooms', '--channel', 'acme-kakao', '--to', 'alice'], reader);
+    expect(text.stdout).toMatch(/^Messages with alice on acme-kakao, newest first:\n/);
+    expect(text.stdout).toMatch(new RegExp(`│ \\d+ +│ ${year}-\\d\\d-\\d\\d [\\d:]{8} [+-][\\d:]{5} │ message +│ Where is my order\\? +│`));
+  });
+
+  it('rejects --max above 300 and requires --channel for rooms, profile and sysmsg', async () => {
+    expect((await s.run(['rooms', '--channel', 'acme-kakao', '--max', '301', '--json'], reader)).code).toBe(2);
+    for (const command of ['rooms', 'profile', 'sysmsg']) {
+      const run = await s.run([command, '--json'], reader);
+      expect(run.code).toBe(2);
+      expect(run.json()).toEqual({ ok: false, error: 'Missing required flag channel', code: 'USAGE' });
+    }
+  });
+
+  it('lists the consultation history of every channel or one, and shows one conversation', async () => {
+    const all = await s.run(['history', '--json'], reader);
+    expect(all.json()).toEqual({ ok: true, channels: [{ brand: 'acme-kakao', conversations: expect.any(Array) }, { brand: 'acme-naver', conversations: [] }] });
+    const alice = await s.run(['history', '--channel', 'acme-kakao', '--to', 'alice', '--json'], reader);
+    const conversations = alice.json<{ channels: Array<{ conversations: Array<{ convId: string; userKey: string; ended: boolean }> }> }>().channels[0]?.conversations ?? [];
+    expect(conversations).toEqual([expect.objectContaining({ userKey: 'alice', ended: false })]);
+    const convId = conversations[0]?.convId as string;
+    const text = await s.run(['history', '--channel', 'acme-kakao'], reader);
+    expect(text.stdout).toMatch(new RegExp(`│ acme-kakao +│ ${convId} +│ alice +│ in progress +│ ${year}-\\d\\d-\\d\\d [\\d:]{8} \\+09:00 │`));
+    const conversation = await s.run(['history', '--channel', 'acme-kakao', '--conv', convId, '--json'], reader);
+    expect(conversation.json()).toMatchObject({ ok: true, convId, userKey: 'alice', lines: expect.arrayContaining([{ role: 'customer', text: 'Where is my order?', at: expect.any(String) }]) });
+    const lines = await s.run(['history', '--channel', 'acme-kakao', '--conv', convId], reader);
+    expect(lines.stdout).toContain(`Conversation ${convId} with alice on acme-kakao (in progress):`);
+    const missing = await s.run(['history', '--channel', 'acme-kakao', '--conv', 'nope', '--json'], reader);
+    expect(missing.code).toBe(1);
+    expect(missing.json()).toMatchObject({ ok: false, code: 'NO_CONV', status: 404 });
+  });
+
+  it('shows the sender profile and the system messages', async () => {
+    const profile = await s.run(['profile', '--channel', 'acme-kakao', '--json'], reader);
+    expect(profile.json()).toMatchObject({ ok: true, brand: 'acme-kakao', profile: { name: 'Acme Kakao', brandId: 'acme', type: 'kakao', chatbotBuilder: true, status: 'active' } });
+    expect((await s.run(['profile', '--channel', 'acme-kakao'], reader)).stdout).toMatch(/^channel: +acme-kakao\nname: +Acme Kakao\n/);
+    const sysmsg = await s.run(['sysmsg', '--channel', 'acme-kakao', '--json'], reader);
+    expect(sysmsg.json()).toMatchObject({ ok: true, brand: 'acme-kakao', messages: { greeting: expect.any(String), autoAnswers: { S1: expect.any(String) } } });
+    expect((await s.run(['sysmsg', '--channel', 'acme-kakao'], reader)).stdout).toMatch(/greeting: +\S/);
+    const foreign = await s.run(['profile', '--channel', 'globex-kakao', '--json'], reader);
+    expect(foreign.code).toBe(1);
+    expect(foreign.json()).toMatchObject({ ok: false, code: 'FORBIDDEN' });
+  });
+
+  it('colours text only on a terminal, and not with NO_COLOR', async () => {
+    const env = { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_TOKEN: TEST_TOKENS.reader, BRANDWIRE_CONFIG_DIR: s.configDir('tty') };
+    const tty = new Pty(`${LAUNCHER} rooms --channel acme-kakao`, env);
+    expect(await tty.exit()).toBe(0);
+    expect(tty.output).toContain('\u001b[1mCUSTOMER\u001b[22m');
+    const noColor = new Pty(`${LAUNCHER} rooms --channel acme-kakao`, { ...env, NO_COLOR: '1' });
+    expect(await noColor.exit()).toBe(0);
+    expect(noColor.output).toContain('CUSTOMER');
+    expect(noColor.output).not.toContain('\u001b[');
+  });
+});

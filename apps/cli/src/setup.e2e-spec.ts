@@ -1,0 +1,138 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_TOKENS } from '@brandwire/client/testing';
+import { CliSandbox, LAUNCHER } from './test-support/cli';
+import { Pty, plain } from './test-support/pty';
+
+describe('setup, whoami and key storage', () => {
+  let s: CliSandbox;
+
+  beforeAll(async () => {
+    s = await CliSandbox.start();
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  const stored = (config: string) => JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')) as Record<string, unknown>;
+
+  it('verifies and stores a key (file mode 0600), which whoami then uses', async () => {
+    const config = s.configDir('stored');
+    const setup = await s.run(['setup', TEST_TOKENS.writer, '--endpoint', s.url, '--channel', 'acme-kakao', '--json'], { config, env: { BRANDWIRE_ENDPOINT: undefined } });
+    expect(setup.code).toBe(0);
+    expect(setup.json()).toEqual({
+      ok: true,
+      stored: true,
+      endpoint: s.url,
+      name: 'agent',
+      scope: 'BrandWrite',
+      channel: 'acme-kakao',
+      configPath: join(config, 'config.json'),
+      brands: [expect.objectContaining({ id: 'acme' })],
+    });
+    expect(statSync(join(config, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(config).mode & 0o777).toBe(0o700);
+    expect(stored(config)).toEqual({ endpoint: s.url, token: TEST_TOKENS.writer, keyName: 'agent', scope: 'BrandWrite', channel: 'acme-kakao' });
+
+    const whoami = await s.run(['whoami', '--json'], { config, env: { BRANDWIRE_ENDPOINT: undefined } });
+    expect(whoami.code).toBe(0);
+    expect(whoami.json()).toMatchObject({ ok: true, name: 'agent', scope: 'BrandWrite', endpoint: s.url, channel: 'acme-kakao', brands: [{ id: 'acme', channels: [{ key: 'acme-kakao' }, { key: 'acme-naver' }] }] });
+
+    const text = await s.run(['whoami'], { config, env: { BRANDWIRE_ENDPOINT: undefined } });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('scope:           BrandWrite (read; send, delete, block, upload)');
+    expect(text.stdout).toMatch(/Channels by brand:\n.*\n│ BRAND +│ CHANNEL +│ NAME +│ TYPE +│ CONSULTATIONS LEFT │\n│ acme +│ acme-kakao +│ Acme Kakao +│ kakao +│ 1000\/1000 +│\n│ acme +│ acme-naver/);
+  });
+
+  it('stores nothing with --dry-run', async () => {
+    const config = s.configDir('dry');
+    const setup = await s.run(['setup', TEST_TOKENS.reader, '--dry-run', '--json'], { config });
+    expect(setup.code).toBe(0);
+    expect(setup.json()).toMatchObject({ ok: true, stored: false, name: 'viewer', scope: 'BrandRead', channel: null });
+    expect(existsSync(config)).toBe(false);
+    const text = await s.run(['setup', TEST_TOKENS.reader, '--dry-run'], { config });
+    expect(text.stdout).toContain('The key is valid (dry run: nothing stored).');
+  });
+
+  it('without a key and without a terminal, fails naming the argument (exit 2) and stores nothing', async () => {
+    const config = s.configDir('no-tty');
+    const run = await s.run(['setup', '--json'], { config, stdin: 'bw_typed_into_a_pipe\n' });
+    expect(run.code).toBe(2);
+    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining('missing argument <key>: pass the key as `brandwire setup <key>`'), code: 'USAGE' });
+    const text = await s.run(['setup'], { config });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain('prompts need a terminal');
+    expect(existsSync(config)).toBe(false);
+  });
+
+  it('asks for the endpoint, the key (masked) and the default channel on a terminal', async () => {
+    const config = s.configDir('tty');
+    const pty = new Pty(`${LAUNCHER} setup`, { BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_ENDPOINT: s.url });
+    await pty.waitFor(`Service URL (${s.url})`);
+    pty.type('\r');
+    await pty.waitFor('API key (bw_…)');
+    pty.type(`${TEST_TOKENS.writer}\r`);
+    await pty.waitFor('Default channel');
+    pty.type('\r');
+    expect(await pty.exit()).toBe(0);
+    expect(plain(pty.output)).toContain(`Stored the key in ${join(config, 'config.json')}.`);
+    expect(pty.output).not.toContain(TEST_TOKENS.writer);
+    expect(stored(config)).toMatchObject({ endpoint: s.url, token: TEST_TOKENS.writer, channel: 'acme-kakao' });
+  });
+
+  it('refuses an unknown key with exit 4 and UNAUTHORIZED, storing nothing', async () => {
+    const config = s.configDir('bad-key');
+    const run = await s.run(['setup', 'bw_not_a_key_of_this_service', '--json'], { config });
+    expect(run.code).toBe(4);
+    expect(run.json()).toEqual({ ok: false, error: 'unknown key', code: 'UNAUTHORIZED', status: 401 });
+    expect(existsSync(config)).toBe(false);
+  });
+
+  it('refuses a --channel the key does not have (exit 2), and stores the single channel of a key as default', async () => {
+    const config = s.configDir('channels');
+    const wrong = await s.run(['setup', TEST_TOKENS.otherBrand, '--channel', 'acme-kakao', '--json'], { config });
+    expect(wrong.code).toBe(2);
+    expect(wrong.json()).toEqual({ ok: false, error: '--channel acme-kakao is not a channel of this key; it has: globex-kakao', code: 'USAGE' });
+    const single = await s.run(['setup', TEST_TOKENS.otherBrand, '--json'], { config });
+    expect(single.json()).toMatchObject({ channel: 'globex-kakao' });
+  });
+
+  it('stores the sink, CRM and AI flags for the gateway, keeping earlier ones', async () => {
+    const config = s.configDir('gateway');
+    await s.run(['setup', TEST_TOKENS.writer, '--sink-type', 'slack', '--sink-url', 'https://hooks.slack.test/x', '--ai-provider', 'openai', '--ai-api-key', 'sk-test'], { config });
+    const second = await s.run(['setup', TEST_TOKENS.writer, '--brand', 'acme-naver', '--crm-url', 'https://crm.test/api', '--crm-token', 'crm-secret', '--ai-model', 'gpt-x'], { config });
+    expect(second.code).toBe(0);
+    expect(stored(config)).toMatchObject({
+      channel: 'acme-naver',
+      gateway: {
+        sink: { type: 'slack', url: 'https://hooks.slack.test/x' },
+        crm: { url: 'https://crm.test/api', token: 'crm-secret' },
+        ai: { provider: 'openai', apiKey: 'sk-test', model: 'gpt-x' },
+      },
+    });
+    expect(second.stdout).not.toContain('crm-secret');
+  });
+
+  it('lets BRANDWIRE_TOKEN and BRANDWIRE_ENDPOINT override the stored key and endpoint', async () => {
+    const config = s.configDir('override');
+    await s.run(['setup', TEST_TOKENS.writer], { config });
+    const reader = await s.run(['whoami', '--json'], { config, token: TEST_TOKENS.reader });
+    expect(reader.json()).toMatchObject({ name: 'viewer' });
+    const elsewhere = await s.run(['whoami', '--json'], { config, env: { BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.json()).toMatchObject({ ok: false, code: 'NETWORK' });
+  });
+
+  it('reports a key refused later with exit 4, and a damaged config file as CONFIG', async () => {
+    const config = s.configDir('damaged');
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ token: 'bw_revoked_or_unknown' }));
+    const refused = await s.run(['whoami'], { config });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toBe('Error: unknown key (UNAUTHORIZED)\nHint: the stored key was refused: run `brandwire setup <key>` or `brandwire login` again\n');
+    writeFileSync(join(config, 'config.json'), '{ not json');
+    const damaged = await s.run(['env', '--json'], { config });
+    expect(damaged.code).toBe(1);
+    expect(damaged.json()).toEqual({ ok: false, error: expect.stringContaining(`${join(config, 'config.json')} is not a valid config file`), code: 'CONFIG' });
+  });
+});

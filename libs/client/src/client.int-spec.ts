@@ -1,0 +1,144 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ApiError, BrandwireClient, NetworkError } from './index';
+import { LiveService, TEST_TOKENS, writePng } from './testing';
+
+describe('BrandwireClient against the built service', () => {
+  let live: LiveService;
+  let writer: BrandwireClient;
+  let files: string;
+
+  beforeAll(async () => {
+    live = await LiveService.start();
+    writer = new BrandwireClient({ endpoint: live.url, token: TEST_TOKENS.writer, userAgent: 'client-test' });
+    files = mkdtempSync(join(tmpdir(), 'client-files-'));
+  });
+  afterAll(async () => {
+    await live.stop();
+    rmSync(files, { recursive: true, force: true });
+  });
+
+  const target = (userKey: string) => ({ brandKey: 'acme-kakao', userKey });
+
+  it('reads the key, its scope and its brands', async () => {
+    const me = await writer.me();
+    expect(me).toMatchObject({ ok: true, name: 'agent', scope: 'BrandWrite', brands: [{ id: 'acme', channels: [{ key: 'acme-kakao' }, { key: 'acme-naver' }] }] });
+  });
+
+  it('sends text, rich and attachments that the customer receives, then deletes by serial', async () => {
+    await live.customerWrites('c1', 'hello');
+    const text = await writer.send({ ...target('c1'), text: 'Hi from the client' });
+    expect(text).toEqual({ ok: true, code: '0', message: null, serial: expect.stringMatching(/^bw-\d+-/) });
+    const rich = await writer.sendRich({ ...target('c1'), rich: JSON.stringify({ chat_bubble_type: 'TEXT', message: 'Rich hello' }) });
+    expect(rich.ok).toBe(true);
+    const png = writePng(join(files, 'photo.png'), 600, 400);
+    const attachments = await writer.sendAttachments({ ...target('c1'), files: [png], text: 'A photo', imageStyle: 'plain' });
+    expect(attachments).toMatchObject({ ok: true, results: [{ kind: 'text', ok: true }, { kind: 'image', ok: true }] });
+    const chat = await live.customerChat('c1');
+    expect(chat.filter((b) => b.from !== 'customer').map((b) => b.text ?? b.kind)).toEqual(expect.arrayContaining(['Hi from the client', 'Rich hello', 'A photo']));
+
+    const deleted = await writer.delete({ ...target('c1'), serial: text.serial as string });
+    expect(deleted).toMatchObject({ ok: true, serial: text.serial });
+    expect((await live.customerChat('c1')).find((b) => b.serial === text.serial)?.deleted).toBe(true);
+  });
+
+  it('uploads a plain image and sends it by URL; uploads a file', async () => {
+    await live.customerWrites('c2', 'hello');
+    const png = writePng(join(files, 'plain.png'), 300, 300);
+    const upload = await writer.uploadImage({ brand: 'acme-kakao', file: png, imageType: 'plain' });
+    expect(upload).toMatchObject({ ok: true, imageType: 'plain', url: expect.stringMatching(/^https?:\/\//) });
+    expect((await writer.sendImage({ ...target('c2'), imageUrl: upload.url })).ok).toBe(true);
+    const doc = join(files, 'notes.txt');
+    writeFileSync(doc, 'some notes');
+    expect(await writer.uploadFile({ brand: 'acme-kakao', file: doc, fileType: 'file' })).toMatchObject({ ok: true, fileType: 'file', url: expect.any(String) });
+  });
+
+  it('reads rooms, messages and conversations', async () => {
+    await live.customerWrites('c3', 'where is my order?');
+    expect((await writer.rooms({ brand: 'acme-kakao' })).rooms.map((r) => r.userKey)).toContain('c3');
+    const messages = await writer.messages({ brand: 'acme-kakao', userKey: 'c3', max: 5 });
+    expect(messages).toMatchObject({ ok: true, brand: 'acme-kakao', userKey: 'c3', messages: [{ kind: 'message', text: 'where is my order?' }, { kind: 'reference' }] });
+    const conversations = await writer.conversations({ brand: 'acme-kakao', userKey: 'c3' });
+    expect(conversations).toEqual([{ brand: 'acme-kakao', conversations: [expect.objectContaining({ userKey: 'c3' })] }]);
+    const convId = conversations[0]?.conversations[0]?.convId as string;
+    expect((await writer.conversation({ brand: 'acme-kakao', convId })).lines).toContainEqual(expect.objectContaining({ role: 'customer', text: 'where is my order?' }));
+  });
+
+  it('reads the settings and lets an Admin key change them', async () => {
+    expect((await writer.profile('acme-kakao')).profile).toMatchObject({ name: 'Acme Kakao', type: 'kakao' });
+    expect(await writer.webhook('acme-kakao')).toMatchObject({ ok: true, brand: 'acme-kakao', url: null });
+    expect(await writer.chat('acme-kakao')).toEqual({ ok: true, brand: 'acme-kakao', active: true });
+    expect(await writer.schedule('acme-kakao')).toMatchObject({ ok: true, brand: 'acme-kakao' });
+    expect((await writer.systemMessages('acme-kakao')).messages.greeting).toEqual(expect.any(String));
+    expect(await writer.plan('acme-kakao')).toMatchObject({ ok: true, consultations: 1000 });
+    const admin = new BrandwireClient({ endpoint: live.url, token: TEST_TOKENS.admin });
+    expect(await admin.setChatActive({ brandKey: 'acme-naver', active: false })).toMatchObject({ ok: true, active: false });
+    const schedule = { weekly: { mon: [{ start: '09:00', end: '18:00' }] } };
+    expect((await admin.setSchedule({ brandKey: 'acme-naver', schedule })).schedule).toMatchObject(schedule);
+  });
+
+  it('turns error envelopes into ApiError with status, code and message', async () => {
+    const stranger = new BrandwireClient({ endpoint: live.url, token: 'not-a-key-of-ours-0000' });
+    await expect(stranger.me()).rejects.toMatchObject({ name: 'ApiError', status: 401, code: 'UNAUTHORIZED', message: 'unknown key', errorCode: 'UNAUTHORIZED' });
+    await expect(writer.setChatActive({ brandKey: 'acme-kakao', active: false })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    const missing = writer.conversation({ brand: 'acme-kakao', convId: 'nope' });
+    await expect(missing).rejects.toBeInstanceOf(ApiError);
+    await expect(missing).rejects.toMatchObject({ status: 404, code: 'NO_CONV' });
+  });
+
+  it('returns messenger rejections of a send as the REST API does (HTTP 200, ok false)', async () => {
+    await live.customerWrites('c4', 'bye');
+    await live.call('POST', '/sandbox/customers/c4/end', { brandKey: 'acme-kakao' });
+    expect(await writer.send({ ...target('c4'), text: 'too late' })).toMatchObject({ ok: false, code: '-502', serial: expect.any(String) });
+  });
+
+  it('starts a device pairing and reads the RFC 8628 refusals', async () => {
+    const anonymous = new BrandwireClient({ endpoint: live.url });
+    const code = await anonymous.requestDeviceCode();
+    expect(code).toMatchObject({ user_code: expect.stringMatching(/^\w{4}-\w{4}$/), verification_uri: `${live.url}/pair`, interval: 5 });
+    expect(await anonymous.pollDeviceToken(code.device_code)).toEqual({ issued: false, refusal: expect.objectContaining({ error: 'authorization_pending' }) });
+    expect(await anonymous.pollDeviceToken(code.device_code)).toEqual({ issued: false, refusal: expect.objectContaining({ error: 'slow_down', interval: 10 }) });
+  });
+});
+
+describe('BrandwireClient without a Brandwire service', () => {
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      response.writeHead(request.url?.includes('me') ? 200 : 502, { 'content-type': 'text/plain' });
+      response.end('not json');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((done) => server.close(done));
+  });
+
+  it('reports a closed port as a NetworkError naming the endpoint', async () => {
+    const closed = new BrandwireClient({ endpoint: 'http://127.0.0.1:9', token: 'x' });
+    const failure = closed.me();
+    await expect(failure).rejects.toBeInstanceOf(NetworkError);
+    await expect(failure).rejects.toMatchObject({ code: 'NETWORK', message: 'could not reach the service at http://127.0.0.1:9: ECONNREFUSED' });
+  });
+
+  it('reports a timeout as a NetworkError', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const client = new BrandwireClient({ endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 200 });
+    await expect(client.me()).rejects.toMatchObject({ code: 'NETWORK', message: expect.stringContaining('no answer within 200 ms') });
+    silent.closeAllConnections();
+    await new Promise((done) => silent.close(done));
+  });
+
+  it('reports answers that are not JSON or not the envelope', async () => {
+    const client = new BrandwireClient({ endpoint: url, token: 'x' });
+    await expect(client.me()).rejects.toMatchObject({ name: 'ApiError', status: 200, code: 'BAD_RESPONSE' });
+    await expect(client.rooms({ brand: 'b' })).rejects.toMatchObject({ name: 'ApiError', status: 502, code: 'HTTP_502' });
+  });
+});

@@ -1,0 +1,124 @@
+import { openAsBlob } from 'node:fs';
+import { basename, extname } from 'node:path';
+import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
+import { ApiError, NetworkError } from './errors';
+
+export interface ClientOptions {
+  /** base URL of the service, e.g. http://127.0.0.1:8080 */
+  endpoint: string;
+  /** the bearer key; calls that need none (device pairing) work without it */
+  token?: string | undefined;
+  /** per request, in milliseconds (default 30 s; uploads get four times as long) */
+  timeoutMs?: number;
+  userAgent?: string;
+}
+
+export type Query = Record<string, string | number | undefined>;
+
+const MEDIA_TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.heic': 'image/heic',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.mp3': 'audio/mpeg',
+  '.m4a': 'audio/mp4',
+  '.wav': 'audio/wav',
+  '.mp4': 'video/mp4',
+  '.mov': 'video/quicktime',
+};
+
+/** A file part of a multipart request, read from disk as it is sent. */
+export interface FilePart {
+  field: string;
+  path: string;
+}
+
+function envelopeOf(data: unknown): { code: string; message: string } | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const { code, message } = data as Record<string, unknown>;
+  return typeof code === 'string' ? { code, message: typeof message === 'string' ? message : code } : undefined;
+}
+
+/** The HTTP transport: JSON in and out, the envelope's errors as ApiError, no answer as NetworkError. */
+export class Http {
+  private readonly axios: AxiosInstance;
+  private readonly timeoutMs: number;
+
+  constructor(readonly options: ClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.axios = axios.create({
+      baseURL: options.endpoint.replace(/\/+$/, ''),
+      timeout: this.timeoutMs,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        'user-agent': options.userAgent ?? 'brandwire-client',
+        accept: 'application/json',
+      },
+      // every status is read here: the envelope says what went wrong
+      validateStatus: () => true,
+      maxRedirects: 0,
+    });
+  }
+
+  async get<T>(path: string, query: Query = {}): Promise<T> {
+    return this.expectOk<T>(await this.send({ method: 'GET', url: path, params: defined(query) }));
+  }
+
+  async post<T>(path: string, body: unknown = {}): Promise<T> {
+    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: body }));
+  }
+
+  async put<T>(path: string, body: unknown): Promise<T> {
+    return this.expectOk<T>(await this.send({ method: 'PUT', url: path, data: body }));
+  }
+
+  /** A POST whose 4xx answers the caller reads itself (device token polling); other failures still throw. */
+  async postRaw(path: string, body: unknown): Promise<{ status: number; data: unknown }> {
+    const response = await this.send({ method: 'POST', url: path, data: body });
+    if (response.status >= 500) this.expectOk(response);
+    return { status: response.status, data: response.data as unknown };
+  }
+
+  /** multipart/form-data: text fields, and files streamed from disk with a media type from their extension. */
+  async multipart<T>(path: string, fields: Record<string, string | undefined>, files: readonly FilePart[]): Promise<T> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, value);
+    for (const file of files) {
+      const type = MEDIA_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
+      form.append(file.field, await openAsBlob(file.path, { type }), basename(file.path));
+    }
+    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: form, timeout: this.timeoutMs * 4 }));
+  }
+
+  private async send(config: Parameters<AxiosInstance['request']>[0]): Promise<AxiosResponse> {
+    try {
+      return await this.axios.request(config);
+    } catch (error) {
+      if (isAxiosError(error) && !error.response) {
+        const reason = error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT' ? `no answer within ${config.timeout ?? this.timeoutMs} ms` : (error.code ?? error.message);
+        throw new NetworkError(this.options.endpoint, reason);
+      }
+      throw error;
+    }
+  }
+
+  private expectOk<T>(response: AxiosResponse): T {
+    if (response.status >= 200 && response.status < 300) {
+      if (typeof response.data !== 'object' || response.data === null) {
+        throw new ApiError(response.status, 'BAD_RESPONSE', `the service answered ${response.status} without JSON: is ${this.options.endpoint} a Brandwire service?`);
+      }
+      return response.data as T;
+    }
+    const envelope = envelopeOf(response.data);
+    if (envelope) throw new ApiError(response.status, envelope.code, envelope.message);
+    throw new ApiError(response.status, `HTTP_${response.status}`, `the service answered HTTP ${response.status} without the error envelope`);
+  }
+}
+
+function defined(query: Query): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string | number] => entry[1] !== undefined));
+}

@@ -1,0 +1,7 @@
+export { BrandwireClient, type FileType, type ImageStyle, type Target } from './client';
+export { ApiError, NetworkError, isApiError, isNetworkError } from './errors';
+export type { ClientOptions } from './http';
+export type * from './account-types';
+export type * from './outbound-types';
+export type * from './retrieval-types';
+export type * from './settings-types';

@@ -1,0 +1,26 @@
+import { parameterNames, splitStatements } from './cypher-text';
+
+describe('splitStatements', () => {
+  it.each([
+    ['a; b; c', ['a', 'b', 'c']],
+    ['RETURN 1;', ['RETURN 1']],
+    ["RETURN 'x;y' AS s; RETURN 2", ["RETURN 'x;y' AS s", 'RETURN 2']],
+    ['RETURN "a\\";b"; RETURN 3', ['RETURN "a\\";b"', 'RETURN 3']],
+    ['MATCH (`odd;name`) RETURN 1', ['MATCH (`odd;name`) RETURN 1']],
+    ['RETURN 1 // not; split\n; RETURN 2', ['RETURN 1 // not; split', 'RETURN 2']],
+    ['RETURN 1 /* a; b */; RETURN 2', ['RETURN 1 /* a; b */', 'RETURN 2']],
+    [' ; ;\n', []],
+  ])('%j', (text, expected) => {
+    expect(splitStatements(text)).toEqual(expected);
+  });
+});
+
+describe('parameterNames', () => {
+  it('finds $names outside strings and comments, once each', () => {
+    expect(parameterNames("MATCH (c {id: $id}) WHERE c.x = $id AND c.y = '$notOne' // $nor\nRETURN $limit_2")).toEqual(['id', 'limit_2']);
+  });
+
+  it('ignores a lone $', () => {
+    expect(parameterNames("RETURN '$' + $ AS x")).toEqual([]);
+  });
+});

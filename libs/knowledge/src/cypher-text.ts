@@ -1,0 +1,78 @@
+/**
+ * Just enough Cypher lexing to split a batch on `;` and to find the `$parameters` a statement uses,
+ * skipping string literals ('...', "..."), escaped names (`...`) and comments (// and /* *\/).
+ * It never decides what a statement may do: read-only is enforced by opening the database read-only.
+ */
+
+interface Scan {
+  /** statement texts, trimmed, empty ones dropped */
+  statements: string[];
+  /** `$name` parameters per statement, same order */
+  parameters: string[][];
+}
+
+const PARAM_START = /[A-Za-z_]/;
+const PARAM_PART = /[A-Za-z0-9_]/;
+
+function endOfQuoted(text: string, start: number, quote: string): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\\' && quote !== '`') i++;
+    else if (ch === quote) {
+      if (quote === '`' && text[i + 1] === '`') i++;
+      else return i + 1;
+    }
+  }
+  return text.length;
+}
+
+function scan(text: string): Scan {
+  const statements: string[] = [];
+  const parameters: string[][] = [];
+  let begin = 0;
+  let params: string[] = [];
+  const finish = (end: number): void => {
+    const statement = text.slice(begin, end).trim();
+    if (statement !== '') {
+      statements.push(statement);
+      parameters.push([...new Set(params)]);
+    }
+    params = [];
+  };
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === "'" || ch === '"' || ch === '`') {
+      i = endOfQuoted(text, i, ch);
+    } else if (ch === '/' && text[i + 1] === '/') {
+      const newline = text.indexOf('\n', i);
+      i = newline < 0 ? text.length : newline + 1;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? text.length : close + 2;
+    } else if (ch === '$' && PARAM_START.test(text[i + 1] ?? '')) {
+      let j = i + 2;
+      while (j < text.length && PARAM_PART.test(text[j])) j++;
+      params.push(text.slice(i + 1, j));
+      i = j;
+    } else if (ch === ';') {
+      finish(i);
+      begin = i + 1;
+      i++;
+    } else {
+      i++;
+    }
+  }
+  finish(text.length);
+  return { statements, parameters };
+}
+
+/** "a; b; c" as ["a", "b", "c"]; semicolons inside strings, escaped names and comments do not split. */
+export function splitStatements(text: string): string[] {
+  return scan(text).statements;
+}
+
+/** The distinct `$name` parameters used by one statement (or a whole batch). */
+export function parameterNames(statement: string): string[] {
+  return [...new Set(scan(statement).parameters.flat())];
+}

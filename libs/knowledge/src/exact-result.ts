@@ -1,0 +1,75 @@
+/**
+ * Exact integers beyond 2^53. The Node binding rounds INT64 to a double, but Kuzu's own JSON writer does not:
+ * a read query is run once more as `COPY (<query>) TO '<tmp>.json'` and its file is parsed with integer
+ * literals beyond 2^53 kept as strings. Only done on a graph opened read-only, where running a statement twice
+ * cannot write twice.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { KuzuConnection } from './kuzu-native';
+import { type Params, runStatement } from './kuzu-run';
+import type { JsonValue } from './types';
+
+const NUMBER_TOKEN = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
+
+/** JSON.parse, except integer literals a double cannot hold exactly come out as strings of their digits. */
+export function parseJsonExact(text: string): unknown {
+  let out = '';
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      i++;
+    } else if (ch === '-' || (ch >= '0' && ch <= '9')) {
+      NUMBER_TOKEN.lastIndex = i;
+      const match = NUMBER_TOKEN.exec(text);
+      const token = match?.[0] ?? ch;
+      if (match !== null && match[1] === undefined && match[2] === undefined && !Number.isSafeInteger(Number(token))) {
+        out += `${text.slice(from, i)}"${token}"`;
+        from = i + token.length;
+      }
+      i += token.length;
+    } else {
+      i++;
+    }
+  }
+  return JSON.parse(out + text.slice(from));
+}
+
+const KEY_NAMES: Record<string, string> = { _ID: '_id', _LABEL: '_label', _SRC: '_src', _DST: '_dst', _NODES: '_nodes', _RELS: '_rels' };
+
+/** Kuzu's JSON names for node and relation internals, as the binding names them. */
+function normalise(value: unknown): JsonValue {
+  if (Array.isArray(value)) return value.map(normalise);
+  if (value === null || typeof value !== 'object') return value as JsonValue;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [KEY_NAMES[k] ?? k, normalise(v)]));
+}
+
+function topLevel(value: JsonValue, type: string): JsonValue {
+  if (typeof value !== 'string') return value;
+  if (/^(DOUBLE|FLOAT|DECIMAL)/.test(type)) return Number(value);
+  if (type === 'TIMESTAMP') {
+    const ms = Date.parse(`${value.replace(' ', 'T')}Z`);
+    return Number.isNaN(ms) ? value : new Date(ms).toISOString();
+  }
+  return value;
+}
+
+/** Rows of `statement` read through Kuzu's JSON writer, in column order; throws when Kuzu cannot COPY it. */
+export async function exactRows(conn: KuzuConnection, statement: string, columns: readonly string[], types: readonly string[], params?: Params): Promise<JsonValue[][]> {
+  const dir = mkdtempSync(join(tmpdir(), 'brandwire-knowledge-'));
+  const file = join(dir, 'result.json');
+  try {
+    const body = statement.trim().replace(/;+\s*$/, '');
+    await runStatement(conn, `COPY (${body}\n) TO '${file.replaceAll("'", "\\'")}'`, params, true);
+    const parsed = parseJsonExact(readFileSync(file, 'utf8'));
+    if (!Array.isArray(parsed)) throw new Error('unexpected JSON from COPY TO');
+    return parsed.map((row: Record<string, unknown>) => columns.map((c, i) => topLevel(normalise(row[c] ?? null), types[i] ?? '')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Bulk load: conversations are turned into CSV rows in a temp folder and moved in with `COPY FROM` every
+ * `batchMessages` messages (never a query per row). What the graph already holds is read first, so a re-run
+ * adds only new conversations and the new turns of grown ones, and never a node twice.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { copyBatch, CONVERSATION_UPDATE, csvHeaders } from './bulk-copy';
+import { type GraphState, loadState } from './build-state';
+import { conversationRow, type CsvValue, customerId, emitTurns, type RowContext } from './conversation-rows';
+import { CsvBatch } from './csv-batch';
+import { FtsMaintenance } from './fts-maintenance';
+import type { KuzuConnection } from './kuzu-native';
+import { NODE_TABLES, REL_PAIRS, relPairName } from './schema';
+import type { BuildOptions, BuildPhase, BuildReport, KnowledgeConversation } from './types';
+
+const DEFAULT_BATCH_MESSAGES = 1_000_000;
+const PROGRESS_EVERY = 1_000;
+
+const STREAM_TABLE = new Map<string, string>([
+  ...NODE_TABLES.map((t): [string, string] => [t, t]),
+  ...REL_PAIRS.map((p): [string, string] => [relPairName(p), p.rel]),
+]);
+
+class GraphBuilder {
+  private readonly report: BuildReport = { conversations: 0, messages: 0, newConversations: 0, grownConversations: 0, addedNodes: {}, addedRelations: {}, skipped: [], ms: 0 };
+  private readonly batch: CsvBatch;
+  private readonly ctx: RowContext;
+  /** Conversation rows of this batch: new nodes, and updates of nodes loaded by an earlier batch or run */
+  private readonly newRows = new Map<string, CsvValue[]>();
+  private readonly updateRows = new Map<string, CsvValue[]>();
+  private batchMessages = 0;
+  private readonly sink = (stream: string, row: CsvValue[]): void => this.batch.add(stream, row);
+
+  constructor(
+    private readonly conn: KuzuConnection,
+    private readonly state: GraphState,
+    private readonly fts: FtsMaintenance,
+    dir: string,
+    private readonly options: BuildOptions,
+  ) {
+    this.batch = new CsvBatch(dir, csvHeaders());
+    this.ctx = { attachmentHost: options.attachmentHost };
+  }
+
+  async run(conversations: AsyncIterable<KnowledgeConversation> | Iterable<KnowledgeConversation>): Promise<BuildReport> {
+    const started = Date.now();
+    const limit = this.options.batchMessages ?? DEFAULT_BATCH_MESSAGES;
+    try {
+      for await (const conv of conversations) {
+        this.add(conv);
+        if (this.report.conversations % PROGRESS_EVERY === 0) this.progress('reading');
+        if (this.batchMessages >= limit) await this.flush();
+      }
+      await this.flush();
+    } catch (error) {
+      this.batch.discard();
+      await this.restoreIndexesAfter(error as Error);
+      throw error;
+    }
+    if (this.fts.pending) {
+      this.progress('indexing');
+      await this.fts.restore();
+    }
+    this.report.ms = Date.now() - started;
+    this.progress('done');
+    return this.report;
+  }
+
+  private add(conv: KnowledgeConversation): void {
+    this.report.conversations += 1;
+    this.report.messages += conv.lines.length;
+    const prior = this.state.conversations.get(conv.convId);
+    if (prior !== undefined && prior.channel !== conv.brand) {
+      this.report.skipped.push({ convId: conv.convId, reason: `a conversation with this convId was loaded from channel ${prior.channel}` });
+      return;
+    }
+    if (prior !== undefined && conv.lines.length <= prior.lines && (conv.ended === prior.ended || !conv.ended)) return;
+    if (!this.state.channels.has(conv.brand)) {
+      this.state.channels.add(conv.brand);
+      this.sink('Channel', [conv.brand]);
+    }
+    const customer = customerId(conv.brand, conv.userKey);
+    if (!this.state.customers.has(customer)) {
+      this.state.customers.add(customer);
+      this.sink('Customer', [customer, conv.brand, conv.userKey]);
+      this.sink('HAS_CUSTOMER_Channel_Customer', [conv.brand, customer]);
+    }
+    emitTurns(conv, prior, this.ctx, this.sink);
+    const row = conversationRow(conv);
+    if (prior === undefined) {
+      this.report.newConversations += 1;
+      this.sink('HAS_CONVERSATION_Customer_Conversation', [customer, conv.convId]);
+      this.newRows.set(conv.convId, row);
+    } else if (this.newRows.has(conv.convId)) {
+      this.newRows.set(conv.convId, row);
+    } else {
+      if (!this.updateRows.has(conv.convId)) this.report.grownConversations += 1;
+      this.updateRows.set(conv.convId, row);
+    }
+    this.state.conversations.set(conv.convId, { channel: conv.brand, lines: Math.max(conv.lines.length, prior?.lines ?? 0), ended: conv.ended || prior?.ended === true });
+    this.batchMessages += Math.max(0, conv.lines.length - (prior?.lines ?? 0));
+  }
+
+  private async flush(): Promise<void> {
+    for (const row of this.newRows.values()) this.batch.add('Conversation', row);
+    for (const row of this.updateRows.values()) this.batch.add(CONVERSATION_UPDATE, row);
+    this.newRows.clear();
+    this.updateRows.clear();
+    this.batchMessages = 0;
+    const files = this.batch.finish();
+    if (files.length === 0) return;
+    this.progress('loading');
+    try {
+      await this.fts.beforeCopy(files.filter((f) => f.stream === 'Inquiry' || f.stream === 'Response').reduce((n, f) => n + f.rows, 0));
+      await copyBatch(this.conn, files);
+    } finally {
+      CsvBatch.remove(files);
+    }
+    for (const file of files) {
+      const table = STREAM_TABLE.get(file.stream);
+      if (table === undefined) continue;
+      const counts = (NODE_TABLES as readonly string[]).includes(table) ? this.report.addedNodes : this.report.addedRelations;
+      counts[table] = (counts[table] ?? 0) + file.rows;
+    }
+  }
+
+  /** After a failed load the dropped full-text indexes are created again; if that fails too, both are told. */
+  private async restoreIndexesAfter(failure: Error): Promise<void> {
+    if (!this.fts.pending) return;
+    try {
+      await this.fts.restore();
+    } catch (restoreError) {
+      throw new Error(`${failure.message} (and then: ${(restoreError as Error).message})`, { cause: failure });
+    }
+  }
+
+  private progress(phase: BuildPhase): void {
+    this.options.onProgress?.({ phase, conversations: this.report.conversations, messages: this.report.messages, added: { ...this.report.addedNodes } });
+  }
+}
+
+export async function buildGraph(
+  conn: KuzuConnection,
+  conversations: AsyncIterable<KnowledgeConversation> | Iterable<KnowledgeConversation>,
+  options: BuildOptions,
+): Promise<BuildReport> {
+  const state = await loadState(conn);
+  const fts = await FtsMaintenance.start(conn);
+  const dir = mkdtempSync(join(tmpdir(), 'brandwire-knowledge-build-'));
+  try {
+    return await new GraphBuilder(conn, state, fts, dir, options).run(conversations);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

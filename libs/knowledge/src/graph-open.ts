@@ -1,0 +1,67 @@
+/**
+ * Opening the Kuzu database: the holder file is written first, so a process that Kuzu refuses ("Could not set
+ * lock on file") can read who holds the graph and say so instead of passing Kuzu's message on.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { type GraphHolder, KnowledgeGraphError } from './errors';
+import { kuzu, type KuzuConnection, type KuzuDatabase } from './kuzu-native';
+import { claimInProcess, lockedError, readHolders, releaseInProcess, removeHolderFile, writeHolderFile } from './lock-holders';
+import type { OpenOptions } from './types';
+
+/** Enough for rebuilding the full-text indexes of about a million messages while the whole process stays under 1 GiB. */
+const DEFAULT_BUFFER_POOL_MB = 448;
+
+export interface OpenDatabase {
+  path: string;
+  readOnly: boolean;
+  db: KuzuDatabase;
+  conn: KuzuConnection;
+  /** closes the connection and the database and gives up the holder file */
+  close: () => Promise<void>;
+}
+
+function defaultHolder(): string {
+  const script = process.argv[1];
+  return script === undefined ? 'a node process' : `a node process running ${basename(script)}`;
+}
+
+export async function openDatabase(path: string, options: OpenOptions): Promise<OpenDatabase> {
+  const full = resolve(path);
+  const readOnly = options.readOnly === true;
+  if (readOnly && !existsSync(full)) {
+    throw new KnowledgeGraphError('GRAPH_MISSING', `There is no knowledge graph at ${full} yet: install and build it first.`);
+  }
+  if (!readOnly) mkdirSync(dirname(full), { recursive: true });
+  const holder: GraphHolder = { pid: process.pid, description: options.holder ?? defaultHolder(), readOnly, since: new Date().toISOString() };
+  claimInProcess(full, holder);
+  const holderFile = writeHolderFile(full, holder);
+  const giveUp = (): void => {
+    removeHolderFile(holderFile);
+    releaseInProcess(full, holder);
+  };
+  const { Database, Connection } = kuzu();
+  let db: KuzuDatabase | undefined;
+  try {
+    db = new Database(full, (options.bufferPoolMb ?? DEFAULT_BUFFER_POOL_MB) * 1024 * 1024, true, readOnly);
+    await db.init();
+    const conn = new Connection(db);
+    await conn.init();
+    const close = async (): Promise<void> => {
+      try {
+        await conn.close();
+        await db?.close();
+      } finally {
+        giveUp();
+      }
+    };
+    return { path: full, readOnly, db, conn, close };
+  } catch (error) {
+    await db?.close().catch(() => undefined);
+    giveUp();
+    if (/Could not set lock on file/i.test((error as Error).message)) {
+      throw lockedError(full, readHolders(full).filter((h) => h.pid !== process.pid), readOnly);
+    }
+    throw error;
+  }
+}

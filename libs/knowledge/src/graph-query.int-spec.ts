@@ -1,0 +1,87 @@
+import { KnowledgeGraphError } from './errors';
+import { CDN, parcelConversation, refundConversation } from './test-support/conversations';
+import { tempGraphPath, type TempDir, withGraph } from './test-support/temp-graph';
+
+const BIG = 'RETURN CAST(9007199254740993 AS INT64) AS big, CAST(-9007199254740993 AS INT64) AS neg, 42 AS small, 1.5 AS f, true AS yes, [CAST(9007199254740993 AS INT64), 2] AS list';
+
+describe('KnowledgeGraph queries (real Kuzu)', () => {
+  let temp: TempDir;
+  beforeAll(async () => {
+    temp = tempGraphPath();
+    await withGraph(temp.path, {}, async (graph) => {
+      await graph.install();
+      await graph.build([parcelConversation(), refundConversation()], { attachmentHost: CDN });
+    });
+  });
+  afterAll(() => temp.remove());
+
+  it('returns columns, Kuzu type names and JSON-typed rows; integers beyond 2^53 as exact strings (read-only database)', async () => {
+    const result = await withGraph(temp.path, { readOnly: true }, (graph) => graph.query(BIG));
+    expect(result).toEqual({
+      columns: ['big', 'neg', 'small', 'f', 'yes', 'list'],
+      types: ['INT64', 'INT64', 'INT64', 'DOUBLE', 'BOOL', 'INT64[]'],
+      rows: [['9007199254740993', '-9007199254740993', 42, 1.5, true, ['9007199254740993', 2]]],
+    });
+  });
+
+  it('reads integers beyond 2^53 exactly also on a graph opened for writing (read-only query)', async () => {
+    const result = await withGraph(temp.path, {}, (graph) => graph.query(BIG));
+    expect(result.rows).toEqual([['9007199254740993', '-9007199254740993', 42, 1.5, true, ['9007199254740993', 2]]]);
+    expect(result.inexact).toBeUndefined();
+  });
+
+  it('marks the columns it cannot read exactly in write mode instead of running the statement twice', async () => {
+    const result = await withGraph(temp.path, {}, (graph) => graph.query(BIG, undefined, { write: true }));
+    expect(result.inexact).toEqual(['big', 'neg', 'list']);
+    expect(result.rows[0]?.slice(2)).toEqual([42, 1.5, true, ['9007199254740992', 2]]);
+  });
+
+  it('gives INT128 beyond 2^53 as a string and safe values as numbers; nodes as objects with _id and _label', async () => {
+    const result = await withGraph(temp.path, { readOnly: true }, (graph) =>
+      graph.query("MATCH (c:Channel) RETURN CAST('170141183460469231731687303715884105727' AS INT128) AS huge, CAST(7 AS INT128) AS seven, c"),
+    );
+    expect(result.types).toEqual(['INT128', 'INT128', 'NODE']);
+    expect(result.rows[0]?.slice(0, 2)).toEqual(['170141183460469231731687303715884105727', 7]);
+    expect(result.rows[0]?.[2]).toMatchObject({ _label: 'Channel', key: 'brand-a', _id: expect.stringMatching(/^\d+:\d+$/) });
+  });
+
+  it('passes parameters and refuses a missing one instead of binding it to NULL', async () => {
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      const found = await graph.query('MATCH (c:Customer {userKey: $user})-[:ASKED]->(i:Inquiry) RETURN i.id ORDER BY i.id', { user: 'user-1' });
+      expect(found.rows).toEqual([['conv-1#1'], ['conv-1#2']]);
+      await expect(graph.query('MATCH (c:Customer {userKey: $user}) RETURN c')).rejects.toEqual(new KnowledgeGraphError('MISSING_PARAMETER', 'Missing query parameter: $user'));
+    });
+  });
+
+  it('refuses writes on a read-only database (Kuzu itself refuses)', async () => {
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      await expect(graph.query("CREATE (:Channel {key: 'x'})", undefined, { write: true })).rejects.toThrow('Cannot execute write operations in a read-only database!');
+    });
+  });
+
+  it('runs read-only queries on a writable graph in a read-only transaction, so writes fail there too', async () => {
+    await withGraph(temp.path, {}, async (graph) => {
+      await expect(graph.query("CREATE (:Channel {key: 'x'})")).rejects.toThrow('Can not execute a write query inside a read-only transaction.');
+      await expect(graph.query("COMMIT; CREATE (:Channel {key: 'x'})")).rejects.toThrow('query() runs one statement, got 2: use queryBatch');
+      expect((await graph.query('MATCH (c:Channel) RETURN count(c)')).rows).toEqual([[1]]);
+    });
+  });
+
+  it('reports each statement of a batch and stops at the first failure', async () => {
+    const report = await withGraph(temp.path, { readOnly: true }, (graph) => graph.queryBatch("MATCH (c:Conversation) RETURN c.convId ORDER BY c.convId; CREATE (:Channel {key: 'x'}); RETURN 3"));
+    expect(report.ok).toBe(false);
+    expect(report.lines).toEqual(['#1 ok (2 rows)', '#2 FAILED: Connection exception: Cannot execute write operations in a read-only database!', '#3 skipped']);
+    expect(report.statements[0]?.result?.rows).toEqual([['conv-1'], ['conv-2']]);
+  });
+
+  it('goes on after a failure with continueOnError, and writes with write', async () => {
+    const report = await withGraph(temp.path, {}, (graph) =>
+      graph.queryBatch("MATCH (x:Nope) RETURN x; CREATE (:Channel {key: 'brand-z'}); MATCH (c:Channel) RETURN c.key ORDER BY c.key", { write: true, continueOnError: true }),
+    );
+    expect(report.lines[0]).toMatch(/^#1 FAILED: Binder exception: Table Nope does not exist\.$/);
+    expect(report.lines.slice(1)).toEqual(['#2 ok (0 rows)', '#3 ok (2 rows)']);
+    expect(report.statements[2]?.result?.rows).toEqual([['brand-a'], ['brand-z']]);
+    expect(report.ok).toBe(false);
+    await withGraph(temp.path, {}, (graph) => graph.queryBatch("MATCH (c:Channel {key: 'brand-z'}) DELETE c", { write: true }));
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Cypher for people and tools. Read-only is enforced by the database, never by reading the text: a graph opened
+ * read-only refuses writes itself, and on a graph opened for writing a read-only query runs inside
+ * `BEGIN TRANSACTION READ ONLY` as one prepared statement (so it cannot end that transaction and go on).
+ */
+import { splitStatements } from './cypher-text';
+import { exactRows } from './exact-result';
+import type { KuzuConnection } from './kuzu-native';
+import { type Params, type RawResult, runStatement } from './kuzu-run';
+import { lossyColumns, markInexact, toJsonRows } from './result-json';
+import type { BatchOptions, BatchReport, QueryResultJson, StatementReport } from './types';
+
+export interface Access {
+  /** the database itself was opened read-only */
+  readOnlyDatabase: boolean;
+  /** the caller allows writes */
+  write: boolean;
+}
+
+async function endTransaction(conn: KuzuConnection): Promise<void> {
+  try {
+    await runStatement(conn, 'ROLLBACK');
+  } catch (error) {
+    // a failed statement already ended the transaction in Kuzu; anything else is real
+    if (!/No active transaction/i.test((error as Error).message)) throw error;
+  }
+}
+
+async function readOnly<T>(conn: KuzuConnection, access: Access, work: (single: boolean) => Promise<T>): Promise<T> {
+  if (access.readOnlyDatabase || access.write) return work(false);
+  await runStatement(conn, 'BEGIN TRANSACTION READ ONLY');
+  try {
+    return await work(true);
+  } finally {
+    await endTransaction(conn);
+  }
+}
+
+async function toJson(conn: KuzuConnection, statement: string, params: Params | undefined, access: Access, raw: RawResult): Promise<QueryResultJson> {
+  const { columns, types } = raw;
+  const lossy = lossyColumns(columns, types, raw.rows);
+  const rows = toJsonRows(columns, types, raw.rows);
+  if (lossy.length === 0) return { columns, types, rows };
+  if (!access.write || access.readOnlyDatabase) {
+    // running a read a second time is harmless; Kuzu's JSON writer keeps every digit
+    return { columns, types, rows: await readOnly(conn, access, () => exactRows(conn, statement, columns, types, params)) };
+  }
+  return { columns, types, rows: markInexact(rows, lossy.map((c) => columns.indexOf(c))), inexact: lossy };
+}
+
+/** One statement as {columns, types, rows}. */
+export async function queryJson(conn: KuzuConnection, text: string, params: Params | undefined, access: Access): Promise<QueryResultJson> {
+  const statements = splitStatements(text);
+  if (statements.length !== 1) throw new Error(statements.length === 0 ? 'Empty query' : `query() runs one statement, got ${statements.length}: use queryBatch`);
+  const statement = statements[0] ?? '';
+  const raw = await readOnly(conn, access, (single) => runStatement(conn, statement, params, single));
+  return toJson(conn, statement, params, access, raw);
+}
+
+function oneLine(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** "a; b; c": each statement reported; stops at the first failure unless `continueOnError`. */
+export async function queryBatch(conn: KuzuConnection, text: string, options: BatchOptions, readOnlyDatabase: boolean): Promise<BatchReport> {
+  const access: Access = { readOnlyDatabase, write: options.write === true };
+  const statements = splitStatements(text);
+  const reports: StatementReport[] = [];
+  const lines: string[] = [];
+  let failed = false;
+  for (const [i, statement] of statements.entries()) {
+    const index = i + 1;
+    if (failed && options.continueOnError !== true) {
+      reports.push({ index, statement, ok: false, error: 'skipped after an earlier failure' });
+      lines.push(`#${index} skipped`);
+      continue;
+    }
+    try {
+      const result = await queryJson(conn, statement, undefined, access);
+      reports.push({ index, statement, ok: true, result });
+      lines.push(`#${index} ok (${result.rows.length} row${result.rows.length === 1 ? '' : 's'})`);
+    } catch (error) {
+      failed = true;
+      const message = (error as Error).message;
+      reports.push({ index, statement, ok: false, error: message });
+      lines.push(`#${index} FAILED: ${oneLine(message)}`);
+    }
+  }
+  if (statements.length === 0) lines.push('no statement to run');
+  return { ok: !failed && statements.length > 0, statements: reports, lines };
+}

@@ -1,0 +1,55 @@
+import { CDN, conversation, line, parcelConversation, refundConversation } from './test-support/conversations';
+import { tempGraphPath, type TempDir, withGraph } from './test-support/temp-graph';
+
+const TWO_HOP = `CALL QUERY_FTS_INDEX('Inquiry', 'inquiry_text', $q, top := 10)
+WITH node AS i, score
+MATCH (i)-[:ANSWERED_BY]->(r:Response)
+RETURN i.id AS inquiry, r.text AS answer, score ORDER BY score DESC, answer`;
+
+describe('search, two-hop queries and the viewer slice (real Kuzu)', () => {
+  let temp: TempDir;
+  beforeAll(async () => {
+    temp = tempGraphPath();
+    await withGraph(temp.path, {}, async (graph) => {
+      await graph.install();
+      await graph.build([parcelConversation(), refundConversation()], { attachmentHost: CDN });
+      // a later build while the index is kept up to date by COPY (small compared with what is there)
+      await graph.build([conversation('conv-9', [line('customer', 'Is the parcel lost? 택배 배송 문의', 30), line('agent', 'No, it is on its way', 31)], { userKey: 'user-9' })], { attachmentHost: CDN });
+    });
+  });
+  afterAll(() => temp.remove());
+
+  it('finds inquiries and responses by words, best first', async () => {
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      const hits = await graph.search('parcel');
+      expect(hits.map((h) => h.id).sort()).toEqual(['conv-1#1', 'conv-1#3', 'conv-9#1']);
+      expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a));
+      expect(hits.find((h) => h.id === 'conv-1#3')).toMatchObject({ kind: 'response', role: 'agent', convId: 'conv-1', turn: 3, ts: '2026-11-20T01:02:00.000Z' });
+      expect((await graph.search('refund')).map((h) => h.id)).toEqual(expect.arrayContaining(['conv-2#1', 'conv-2#2']));
+      expect((await graph.search('택배')).map((h) => h.id)).toEqual(['conv-9#1']);
+      expect(await graph.search('  ')).toEqual([]);
+      expect(await graph.search('zebra')).toEqual([]);
+    });
+  });
+
+  it('answers "inquiries similar to X and their responses" in one two-hop query', async () => {
+    const result = await withGraph(temp.path, { readOnly: true }, (graph) => graph.query(TWO_HOP, { q: 'parcel arrive' }));
+    expect(result.columns).toEqual(['inquiry', 'answer', 'score']);
+    expect(result.rows.map((r) => [r[0], r[1]])).toEqual([
+      ['conv-1#1', 'Anything else?'],
+      ['conv-1#1', 'Sorry about the parcel, we will resend it today'],
+      ['conv-9#1', 'No, it is on its way'],
+    ]);
+  });
+
+  it('gives a viewer slice of nodes and edges with stable ids', async () => {
+    const view = await withGraph(temp.path, { readOnly: true }, (graph) => graph.graphJson(100));
+    const ids = view.nodes.map((n) => n.id);
+    expect(ids).toEqual(expect.arrayContaining(['Channel:brand-a', 'Customer:brand-a/user-1', 'Conversation:conv-1', 'Inquiry:conv-1#1', 'Response:conv-1#4', 'Attachment:conv-1#2/1']));
+    expect(view.nodes.find((n) => n.id === 'Inquiry:conv-1#1')).toMatchObject({ label: 'Inquiry', caption: 'My parcel did not arrive yet', properties: { turn: 1, convId: 'conv-1' } });
+    expect(view.edges).toEqual(expect.arrayContaining([expect.objectContaining({ label: 'ENDED', source: 'Response:conv-1#4', target: 'Conversation:conv-1' })]));
+    expect(view.edges.every((e) => ids.includes(e.source) && ids.includes(e.target))).toBe(true);
+    const small = await withGraph(temp.path, { readOnly: true }, (graph) => graph.graphJson(5));
+    expect(small.nodes).toHaveLength(5);
+  });
+});

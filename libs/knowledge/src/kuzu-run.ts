@@ -1,0 +1,55 @@
+/** Runs one statement and reads its result, closing every result object (an unclosed one crashes Kuzu at exit). */
+import { parameterNames } from './cypher-text';
+import { KnowledgeGraphError } from './errors';
+import { type KuzuConnection, type KuzuQueryResult, type KuzuValue, resultsOf } from './kuzu-native';
+
+export type Params = Record<string, KuzuValue>;
+
+export interface RawResult {
+  columns: string[];
+  types: string[];
+  rows: Record<string, KuzuValue>[];
+}
+
+/** Kuzu binds a `$name` it was not given to NULL without a word: refuse that instead. */
+export function checkParameters(statement: string, params: Params | undefined): void {
+  const missing = parameterNames(statement).filter((name) => params === undefined || !Object.hasOwn(params, name));
+  if (missing.length > 0) {
+    throw new KnowledgeGraphError('MISSING_PARAMETER', `Missing query parameter${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `$${m}`).join(', ')}`);
+  }
+}
+
+/**
+ * `prepare` refuses a text of several statements, so `single` guarantees exactly one runs (used inside a
+ * read-only transaction, which a second statement could otherwise end). Without parameters and without
+ * `single` the plain query path is taken, since a few statements cannot be prepared (CREATE_FTS_INDEX).
+ */
+async function execute(conn: KuzuConnection, statement: string, params: Params | undefined, single: boolean): Promise<KuzuQueryResult[]> {
+  if (!single && (params === undefined || Object.keys(params).length === 0)) return resultsOf(await conn.query(statement));
+  const prepared = await conn.prepare(statement);
+  if (!prepared.isSuccess()) throw new Error(prepared.getErrorMessage());
+  return resultsOf(await conn.execute(prepared, params ?? {}));
+}
+
+/** The last statement's result (a single statement has one). */
+export async function runStatement(conn: KuzuConnection, statement: string, params?: Params, single = false): Promise<RawResult> {
+  checkParameters(statement, params);
+  const results = await execute(conn, statement, params, single);
+  try {
+    const last = results[results.length - 1];
+    if (last === undefined) return { columns: [], types: [], rows: [] };
+    return { columns: last.getColumnNamesSync(), types: last.getColumnDataTypesSync(), rows: await last.getAll() };
+  } finally {
+    for (const r of results) r.close();
+  }
+}
+
+/** Runs statements whose results are not needed (DDL, COPY), closing each result. */
+export async function runAll(conn: KuzuConnection, statements: readonly string[]): Promise<void> {
+  for (const statement of statements) await runStatement(conn, statement);
+}
+
+/** Rows as plain objects of one statement, for the library's own queries. */
+export async function rowsOf(conn: KuzuConnection, statement: string, params?: Params): Promise<Record<string, KuzuValue>[]> {
+  return (await runStatement(conn, statement, params)).rows;
+}

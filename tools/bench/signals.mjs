@@ -1,0 +1,174 @@
+#!/usr/bin/env node
+/**
+ * Signal delivery figures of the real service (SQLite, in-process sandbox messenger) to a webhook receiver on
+ * loopback in this process:
+ *   1. latency: customers write at BENCH_RATE messages/s (default 300) for BENCH_SECONDS (default 10); for each
+ *      customer message, the time from the sandbox control call to the `message` signal at the receiver;
+ *   2. throughput: with the receiver down, customers write BENCH_BACKLOG messages (default 6000, about 12,000
+ *      signals); the receiver comes back and the time to receive every signal gives signals/s;
+ *   3. outage: load at BENCH_RATE for 20 s, the receiver down for BENCH_OUTAGE seconds (default 60) while the
+ *      load goes on, then back: how long after its return every signal has arrived.
+ *
+ *   npm run build && node tools/bench/signals.mjs
+ */
+import { createServer } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startChildServer } from './lib/child-server.mjs';
+import { stopAll, track } from './lib/children.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '../..');
+const RATE = Number(process.env.BENCH_RATE ?? 300);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 6000);
+const OUTAGE_S = Number(process.env.BENCH_OUTAGE ?? 60);
+const CHANNEL = 'sig-kakao';
+const ADMIN = 'bench-admin-token-00000001';
+const CUSTOMERS = 200;
+
+/** The receiver: counts signals, remembers when each customer message's signal arrived; can go down. */
+function receiver() {
+  const arrivals = new Map(); // `${userKey}:${seq}` -> ms
+  const ids = new Set();
+  let up = true;
+  const server = createServer((req, res) => {
+    if (!up) {
+      req.destroy();
+      return;
+    }
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const signal = JSON.parse(body);
+      ids.add(req.headers['webhook-id']);
+      if (signal.kind === 'message') arrivals.set(`${signal.userKey}:${signal.seq}`, performance.now());
+      res.writeHead(204).end();
+    });
+  });
+  return {
+    arrivals,
+    ids,
+    listen: () => new Promise((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${server.address().port}/hook`))),
+    setUp(value) {
+      up = value;
+      if (!value) server.closeAllConnections();
+    },
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
+
+async function call(url, method, path, body) {
+  const response = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = await response.json();
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Customers write at `rate` per second for `seconds`; resolves with [{key, sentAt}] of every message. */
+async function paced(url, rate, seconds, onSent = () => {}) {
+  const sent = [];
+  const total = Math.round(rate * seconds);
+  const start = performance.now();
+  const inFlight = new Set();
+  for (let i = 0; i < total; i += 1) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    while (inFlight.size >= 200) await Promise.race(inFlight);
+    const userKey = `u${i % CUSTOMERS}`;
+    const sentAt = performance.now();
+    const p = call(url, 'POST', `/sandbox/customers/${userKey}/messages`, { brandKey: CHANNEL, text: `m${i}` }).then((reply) => {
+      sent.push({ key: `${userKey}:${reply.seq}`, sentAt });
+      onSent();
+    });
+    inFlight.add(p);
+    p.finally(() => inFlight.delete(p));
+  }
+  await Promise.all(inFlight);
+  return sent;
+}
+
+async function until(predicate, timeoutMs) {
+  const deadline = performance.now() + timeoutMs;
+  while (!predicate()) {
+    if (performance.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return true;
+}
+
+async function allSignalIds(url) {
+  const ids = [];
+  let after = '0';
+  for (;;) {
+    const page = await fetch(`${url}/api/agent/signals?brand=${CHANNEL}&after=${after}&max=1000`, { headers: { authorization: `Bearer ${ADMIN}` } }).then((r) => r.json());
+    for (const s of page.signals) ids.push(`sig_${CHANNEL}_${s.id.replace('.', '_')}`);
+    if (page.signals.length < 1000) return ids;
+    after = page.next;
+  }
+}
+
+const pct = (sorted, p) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] * 10) / 10;
+
+async function main() {
+  const tmp = mkdtempSync(join(tmpdir(), 'brandwire-signals-'));
+  const hook = receiver();
+  try {
+    const seed = join(tmp, 'seed.json');
+    writeFileSync(seed, JSON.stringify({ brands: [{ id: 'sig', name: 'Sig', channels: [{ key: CHANNEL, name: 'Sig', type: 'kakao', plan: { consultations: 1e9 } }] }], keys: [{ token: ADMIN, name: 'admin', scope: 'Admin', brands: ['sig'] }] }));
+    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, DATABASE_URL: '', UPSTREAM_URL: '' }, logFile: join(tmp, 'api.log') }));
+    const hookUrl = await hook.listen();
+    await call(api.url, 'PUT', '/api/agent/settings/webhook', { brandKey: CHANNEL, url: hookUrl });
+
+    // 1. latency at RATE messages/s
+    const sent = await paced(api.url, RATE, SECONDS);
+    await until(() => sent.every((s) => hook.arrivals.has(s.key)), 30_000);
+    const latencies = sent.filter((s) => hook.arrivals.has(s.key)).map((s) => hook.arrivals.get(s.key) - s.sentAt).sort((a, b) => a - b);
+
+    // 2. throughput: a backlog built while the receiver is down, then drained
+    hook.setUp(false);
+    await paced(api.url, 1000, BACKLOG / 1000);
+    const wanted = await allSignalIds(api.url);
+    const missing = () => wanted.filter((id) => !hook.ids.has(id)).length;
+    const backlog = missing();
+    hook.setUp(true);
+    const drainStart = performance.now();
+    const drained = await until(() => missing() === 0, 180_000);
+    const drainS = (performance.now() - drainStart) / 1000;
+
+    // 3. outage of OUTAGE_S seconds under load at RATE messages/s
+    let outageEnded = 0;
+    const load = paced(api.url, RATE, 10 + OUTAGE_S + 10);
+    await new Promise((r) => setTimeout(r, 10_000));
+    hook.setUp(false);
+    await new Promise((r) => setTimeout(r, OUTAGE_S * 1000));
+    hook.setUp(true);
+    outageEnded = performance.now();
+    await load;
+    const wantedAfter = await allSignalIds(api.url);
+    const recovered = await until(() => wantedAfter.every((id) => hook.ids.has(id)), 300_000);
+    const recoveryS = (performance.now() - outageEnded) / 1000;
+
+    const result = {
+      node: process.version,
+      latencyAtRate: { rate: RATE, messages: sent.length, received: latencies.length, p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99) },
+      throughput: { signals: backlog, drained, seconds: Math.round(drainS * 10) / 10, signalsPerSecond: Math.round(backlog / drainS) },
+      outage: { outageSeconds: OUTAGE_S, rate: RATE, recovered, secondsAfterReturnUntilAllDelivered: Math.round(recoveryS * 10) / 10 },
+      targets: { p50Ms: 20, p99Ms: 100, signalsPerSecond: 1500, drainSeconds: 60 },
+    };
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  } finally {
+    await stopAll();
+    await hook.close().catch(() => undefined);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch(async (error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  await stopAll();
+  process.exit(1);
+});
