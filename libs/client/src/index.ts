@@ -5,3 +5,4 @@ export type * from './account-types';
 export type * from './outbound-types';
 export type * from './retrieval-types';
 export type * from './settings-types';
+export { streamConversations, type ConversationStreamOptions } from './conversation-stream';

@@ -24,6 +24,8 @@ export interface StoredConfig {
   keyName?: string;
   scope?: string;
   gateway?: GatewaySettings;
+  /** the knowledge graph: `install` enables it; the gateway serves its query API on `queryPort` (default 8790) */
+  knowledge?: { enabled?: boolean; queryPort?: number };
 }
 
 type Env = Record<string, string | undefined>;

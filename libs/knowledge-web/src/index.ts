@@ -1,0 +1,1 @@
+export type { KnowledgeBackend } from './backend';
