@@ -8,3 +8,4 @@ export type { UploadKind, UploadRecord, UploadsRepo } from './uploads-repo';
 export { newWebhookSecret, type ChannelSettings, type SettingsRepo } from './settings-repo';
 export type { SignalKey, SignalRecord, SignalState, SignalsRepo } from './signals-repo';
 export type { DeviceCodeRecord, DeviceCodeState, DeviceCodesRepo, DeviceGrant, NewDeviceCode } from './device-codes-repo';
+export type { ConversationExportRepo, ConversationLineRecord, ConversationPage, ExportedConversation } from './conversation-export-repo';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { BillingRepo } from './billing-repo';
+import { ConversationExportRepo } from './conversation-export-repo';
 import { DeviceCodesRepo } from './device-codes-repo';
 import { DirectoryRepo } from './directory-repo';
 import { IdempotencyRepo } from './idempotency-repo';
@@ -20,6 +21,7 @@ export class Store {
   readonly settings: SettingsRepo;
   readonly signals: SignalsRepo;
   readonly deviceCodes: DeviceCodesRepo;
+  readonly conversationExport: ConversationExportRepo;
 
   private constructor(
     private readonly db: Kysely<Database>,
@@ -34,6 +36,7 @@ export class Store {
     this.settings = new SettingsRepo(db);
     this.signals = new SignalsRepo(db, dialect);
     this.deviceCodes = new DeviceCodesRepo(db);
+    this.conversationExport = new ConversationExportRepo(db);
   }
 
   static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {

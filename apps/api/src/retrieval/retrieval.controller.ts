@@ -1,7 +1,9 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
+import { ConversationExportService } from './conversation-export.service';
+import { ConversationExportQueryDto, ConversationExportResponseDto } from './dto/conversation-export.dto';
 import { ConversationQueryDto, ConversationsQueryDto, MessagesQueryDto, RoomsQueryDto } from './dto/retrieval-query.dto';
 import { BrandConversationsDto, ConversationResponseDto, MessagesResponseDto, RoomsResponseDto } from './dto/retrieval-response.dto';
 import { RetrievalService } from './retrieval.service';
@@ -10,7 +12,10 @@ import { RetrievalService } from './retrieval.service';
 @Controller('api/agent')
 @RequiresScope('BrandRead')
 export class RetrievalController {
-  constructor(private readonly retrieval: RetrievalService) {}
+  constructor(
+    private readonly retrieval: RetrievalService,
+    private readonly exports: ConversationExportService,
+  ) {}
 
   @Get('rooms')
   @ApiOperation({ summary: 'Rooms with a consultation in progress' })
@@ -31,6 +36,20 @@ export class RetrievalController {
   @ApiOkResponse({ type: [BrandConversationsDto] })
   conversations(@CurrentPrincipal() principal: Principal, @Query() query: ConversationsQueryDto): Promise<BrandConversationsDto[]> {
     return this.retrieval.conversations(principal, query);
+  }
+
+  @Get('conversations/export')
+  @ApiOperation({
+    summary: 'Whole conversations of a channel, page by page',
+    description:
+      'Every conversation of the channel with its lines, in convId order, up to `max` per page. Each item is exactly what ' +
+      'GET /api/agent/conversation returns for it. Pass `next` as `after` for the following page; `next` is null on the last page. ' +
+      'Conversations started while paging may fall before the cursor: read again to pick them up.',
+  })
+  @ApiOkResponse({ type: ConversationExportResponseDto })
+  @ApiBadRequestResponse({ description: '`after` is not a cursor of this service, or `max` is outside 1 to 1000 (`BAD_REQUEST`, naming the field)' })
+  exportConversations(@CurrentPrincipal() principal: Principal, @Query() query: ConversationExportQueryDto): Promise<ConversationExportResponseDto> {
+    return this.exports.page(principal, query);
   }
 
   @Get('conversation')
