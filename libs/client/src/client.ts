@@ -2,7 +2,7 @@ import { ApiError } from './errors';
 import { type ClientOptions, Http } from './http';
 import type { DeviceCode, DeviceToken, DeviceTokenPoll, DeviceTokenRefusal, MeResponse } from './account-types';
 import type { DeleteResponse, SendAttachmentsResponse, SendResponse, SessionActionResponse, UploadFileResponse, UploadImageResponse } from './outbound-types';
-import type { BrandConversations, ConversationResponse, MessagesResponse, RoomsResponse, SignalsResponse } from './retrieval-types';
+import type { BrandConversations, ConversationExportPage, ConversationResponse, MessagesResponse, RoomsResponse, SignalsResponse } from './retrieval-types';
 import type { ChatStateResponse, ChatToggleResponse, PlanResponse, ProfileResponse, Schedule, ScheduleResponse, SystemMessagesResponse, WebhookSettings } from './settings-types';
 
 export interface Target {
@@ -100,6 +100,11 @@ export class BrandwireClient {
 
   conversation(input: { brand: string; convId: string }): Promise<ConversationResponse> {
     return this.http.get('/api/agent/conversation', input);
+  }
+
+  /** One page of whole conversations (1 to 1000, default 100); `after` is `next` of the previous page. */
+  exportConversations(input: { brand: string; after?: string; max?: number }): Promise<ConversationExportPage> {
+    return this.http.get('/api/agent/conversations/export', input);
   }
 
   signals(input: { brand: string; after?: string; max?: number }): Promise<SignalsResponse> {

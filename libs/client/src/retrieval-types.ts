@@ -67,6 +67,15 @@ export interface ConversationResponse {
   lines: ConversationLine[];
 }
 
+/** A page of GET /api/agent/conversations/export: whole conversations in convId order. */
+export interface ConversationExportPage {
+  ok: true;
+  brand: string;
+  conversations: ConversationResponse[];
+  /** pass as `after` for the next page; null on the last page */
+  next: string | null;
+}
+
 export interface SignalEntry {
   id: string;
   signal: { kind: string; seq: number; brandKey: string; userKey: string; timestampUnixMs: number; serial?: string; phase?: 'accepted' };
