@@ -1,1 +1,11 @@
+/**
+ * @brandwire/knowledge-web: the knowledge graph's loopback query API and its view page, and the two ways to
+ * reach a graph (opened in this process, or through the gateway's query API). Requiring it loads neither
+ * kuzu nor cytoscape.
+ */
 export type { KnowledgeBackend } from './backend';
+export { graphBackend, missingGraphBackend } from './graph-backend';
+export { gatewayAnswers, gatewayBackend } from './gateway-backend';
+export { startKnowledgeServer, type KnowledgeServer, type KnowledgeServerOptions } from './knowledge-server';
+export { KNOWLEDGE_API_CODES, KnowledgeApiError, statusOf, type KnowledgeApiCode } from './api-error';
+export { GATEWAY_SERVICE, KNOWLEDGE_SERVICE } from './service-names';

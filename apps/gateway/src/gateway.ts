@@ -1,0 +1,57 @@
+/**
+ * The gateway daemon: today the knowledge query API and view page over the graph it holds read-only; relaying
+ * signals to a team chat, CRM and AI joins here later.
+ */
+import { GATEWAY_SERVICE, type KnowledgeBackend, KnowledgeApiError, type KnowledgeServer, startKnowledgeServer } from '@brandwire/knowledge-web';
+import { log, messageOf } from './gateway-log';
+import type { GatewayOptions } from './gateway-options';
+import { openGraphBackend } from './graph-access';
+import { removeState, writeState } from './state-file';
+
+export interface RunningGateway {
+  port: number;
+  stop(): Promise<void>;
+}
+
+function describeGraph(path: string, status: Awaited<ReturnType<KnowledgeBackend['status']>>): string {
+  if (!status.installed) return `graph ${path} (not installed yet: the query API answers status only)`;
+  const nodes = Object.values(status.nodes).reduce((sum, n) => sum + n, 0);
+  const relations = Object.values(status.relations).reduce((sum, n) => sum + n, 0);
+  return `graph ${path} (read-only, ${nodes} nodes, ${relations} relations)`;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+  const backend = await openGraphBackend(options.graph);
+  let server: KnowledgeServer | undefined;
+  try {
+    const status = await backend.status();
+    server = await startKnowledgeServer({
+      backend,
+      port: options.port,
+      view: true,
+      service: GATEWAY_SERVICE,
+      onError: (error, path) => log(`error: GET ${path} failed: ${messageOf(error)}`),
+    });
+    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString() });
+    log(`gateway started: pid ${process.pid}, query API and view on ${server.url}, ${describeGraph(options.graph, status)}`);
+  } catch (error) {
+    await server?.close();
+    await backend.close();
+    if (error instanceof KnowledgeApiError && error.code === 'PORT_IN_USE') {
+      throw new Error(`${error.message} Is a gateway already running? Otherwise stop that program or set another port (the setting knowledge.queryPort).`);
+    }
+    throw error;
+  }
+  const listening = server;
+  return {
+    port: listening.port,
+    stop: async () => {
+      try {
+        await listening.close();
+        await backend.close();
+      } finally {
+        removeState(options.state, process.pid);
+      }
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** What `brandwire gateway status|stop` read to find the running gateway. */
+export interface GatewayState {
+  pid: number;
+  port: number;
+  graph: string;
+  /** ISO 8601 */
+  startedAt: string;
+}
+
+/** Written to a temporary file and renamed, so a reader never sees half a file. */
+export function writeState(file: string, state: GatewayState): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${state.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state)}\n`);
+  renameSync(temporary, file);
+}
+
+/** Removes the state file when it is this process's (a newer gateway may have replaced it). */
+export function removeState(file: string, pid: number): void {
+  try {
+    const state = JSON.parse(readFileSync(file, 'utf8')) as Partial<GatewayState>;
+    if (state.pid !== pid) return;
+  } catch {
+    return;
+  }
+  rmSync(file, { force: true });
+}

@@ -1,0 +1,65 @@
+import type { GraphStatus, GraphView, QueryResultJson, SearchHit } from '@brandwire/knowledge';
+import { isKnowledgeApiCode, KnowledgeApiError } from './api-error';
+import type { KnowledgeBackend } from './backend';
+import { loopbackGet } from './loopback-get';
+import { GATEWAY_SERVICE } from './service-names';
+
+/** Long enough for a heavy Cypher statement on a big graph; the gateway runs one call at a time. */
+const CALL_TIMEOUT_MS = 120_000;
+
+type Body = Record<string, unknown>;
+
+function isBody(value: unknown): value is Body {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function call(port: number, path: string, timeoutMs: number): Promise<Body> {
+  let answer;
+  try {
+    answer = await loopbackGet(port, path, timeoutMs);
+  } catch (error) {
+    throw new KnowledgeApiError('GATEWAY_UNAVAILABLE', `The gateway's query API on 127.0.0.1:${port} did not answer: ${(error as Error).message}.`);
+  }
+  const { status, body } = answer;
+  if (!isBody(body) || typeof body['ok'] !== 'boolean') {
+    throw new KnowledgeApiError('GATEWAY_UNAVAILABLE', `Port ${port} on 127.0.0.1 answered ${path} with HTTP ${status} but not as the Brandwire query API.`);
+  }
+  if (body['ok'] !== true) {
+    const code = body['code'];
+    const message = typeof body['message'] === 'string' ? body['message'] : `the gateway answered HTTP ${status}`;
+    throw new KnowledgeApiError(isKnowledgeApiCode(code) ? code : 'INTERNAL', message, status);
+  }
+  return body;
+}
+
+function withoutEnvelope<T>(body: Body): T {
+  const { ok: _ok, service: _service, ...rest } = body;
+  return rest as T;
+}
+
+function query(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) search.set(name, String(value));
+  return search.toString();
+}
+
+/** A backend that calls the gateway's query API at http://127.0.0.1:<port>; errors keep the server's code. */
+export function gatewayBackend(port: number, timeoutMs = CALL_TIMEOUT_MS): KnowledgeBackend {
+  return {
+    status: async () => withoutEnvelope<GraphStatus>(await call(port, '/knowledge/status', timeoutMs)),
+    cypher: async (q) => withoutEnvelope<QueryResultJson>(await call(port, `/knowledge/cypher?${query({ q })}`, timeoutMs)),
+    search: async (q, limit) => (await call(port, `/knowledge/search?${query({ q, limit })}`, timeoutMs))['hits'] as SearchHit[],
+    graph: async (limit) => withoutEnvelope<GraphView>(await call(port, `/knowledge/graph.json?${query({ limit })}`, timeoutMs)),
+    close: () => Promise.resolve(),
+  };
+}
+
+/** True when a Brandwire gateway answers GET /knowledge/status on 127.0.0.1:<port> within timeoutMs. */
+export async function gatewayAnswers(port: number, timeoutMs = 500): Promise<boolean> {
+  try {
+    const { status, body } = await loopbackGet(port, '/knowledge/status', timeoutMs);
+    return status === 200 && isBody(body) && body['ok'] === true && body['service'] === GATEWAY_SERVICE;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,313 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { KnowledgeGraph } from '@brandwire/knowledge';
+import { graphBackend, type KnowledgeServer, missingGraphBackend, startKnowledgeServer } from './index';
+import { httpCall, statusWithoutHost } from './test-support/http-call';
+import { buildSampleGraph, tempGraph, type TempGraph } from './testing';
+
+/** Jest's own timeout when the suite runs from the root config is 5 s; building a graph on a busy machine may need more. */
+const GRAPH_SETUP_MS = 30_000;
+
+const NODES = { Channel: 1, Customer: 2, Conversation: 3, Inquiry: 4, Response: 4, Attachment: 1 };
+
+describe('the knowledge query API over a real graph opened read-only', () => {
+  let temp: TempGraph;
+  let graph: KnowledgeGraph;
+  let api: KnowledgeServer;
+  let view: KnowledgeServer;
+
+  beforeAll(async () => {
+    temp = tempGraph();
+    await buildSampleGraph(temp.path);
+    graph = await KnowledgeGraph.open(temp.path, { readOnly: true, bufferPoolMb: 64, holder: 'the query API test' });
+    const backend = graphBackend(graph);
+    api = await startKnowledgeServer({ backend, port: 0 });
+    view = await startKnowledgeServer({ backend, port: 0, view: true });
+  }, GRAPH_SETUP_MS);
+  afterAll(async () => {
+    await api?.close();
+    await view?.close();
+    await graph?.close();
+    temp?.remove();
+  });
+
+  it('listens on 127.0.0.1 at the port it reports', () => {
+    expect(api.url).toBe(`http://127.0.0.1:${api.port}`);
+    expect(api.port).toBeGreaterThan(0);
+  });
+
+  it('GET /knowledge/status answers the graph status and names the server', async () => {
+    const res = await httpCall(api.port, '/knowledge/status');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['x-brandwire-service']).toBe('brandwire-knowledge');
+    expect(res.json()).toEqual({
+      ok: true,
+      service: 'brandwire-knowledge',
+      path: temp.path,
+      readOnly: true,
+      installed: true,
+      kuzuVersion: '0.11.3',
+      nodes: NODES,
+      relations: expect.objectContaining({ ASKED: 4, HAS_CONVERSATION: 3, ENDED: 1, HAS_ATTACHMENT: 1 }) as unknown,
+      ftsIndexes: ['inquiry_text', 'response_text'],
+    });
+  });
+
+  it('GET /knowledge/cypher?q= runs one read-only statement, numbers and nodes keeping their JSON types', async () => {
+    const q = 'MATCH (c:Customer)-[:ASKED]->(i:Inquiry) RETURN c.userKey AS customer, i.turn AS turn, i ORDER BY i.id LIMIT 2';
+    const res = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent(q)}`);
+    expect(res.status).toBe(200);
+    const body = res.json<{ ok: boolean; columns: string[]; types: string[]; rows: unknown[][] }>();
+    expect(body).toMatchObject({ ok: true, columns: ['customer', 'turn', 'i'], types: ['STRING', 'INT64', 'NODE'] });
+    expect(body.rows).toEqual([
+      ['user-1', 1, expect.objectContaining({ _label: 'Inquiry', id: 'conv-1#1', text: 'My parcel did not arrive yet', ts: '2026-11-20T01:00:00.000Z' })],
+      ['user-1', 2, expect.objectContaining({ _label: 'Inquiry', id: 'conv-1#2' })],
+    ]);
+  });
+
+  it('refuses a write through /knowledge/cypher with Kuzu own message (400 BAD_QUERY), and the graph is unchanged', async () => {
+    const res = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent("CREATE (:Channel {key: 'intruder'})")}`);
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({ ok: false, code: 'BAD_QUERY', message: expect.stringMatching(/read-only/i) as unknown });
+    const count = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent('MATCH (c:Channel) RETURN count(c) AS n')}`);
+    expect(count.json()).toMatchObject({ rows: [[1]] });
+  });
+
+  it('answers 400 BAD_QUERY with the parser message for a malformed statement', async () => {
+    const res = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent('MATCH (n RETURN n')}`);
+    expect(res.status).toBe(400);
+    expect(res.json()).toEqual({ ok: false, code: 'BAD_QUERY', message: expect.stringContaining('Parser exception') as unknown });
+  });
+
+  it('answers 400 BAD_REQUEST without q and 400 MISSING_PARAMETER for a $parameter it cannot bind', async () => {
+    for (const path of ['/knowledge/cypher', '/knowledge/cypher?q=', '/knowledge/cypher?q=%20%20']) {
+      const res = await httpCall(api.port, path);
+      expect(res.status).toBe(400);
+      expect(res.json()).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'The query parameter q (one read-only Cypher statement) is missing.' });
+    }
+    const res = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent('MATCH (c:Channel {key: $key}) RETURN c')}`);
+    expect(res.status).toBe(400);
+    expect(res.json()).toMatchObject({ ok: false, code: 'MISSING_PARAMETER' });
+  });
+
+  it('GET /knowledge/search?q=&limit= finds inquiries and responses, best first', async () => {
+    const res = await httpCall(api.port, '/knowledge/search?q=refund');
+    expect(res.status).toBe(200);
+    const { hits } = res.json<{ hits: { kind: string; id: string; score: number }[] }>();
+    expect(hits.map((h) => [h.kind, h.id]).sort()).toEqual([
+      ['inquiry', 'conv-2#1'],
+      ['response', 'conv-2#2'],
+    ]);
+    expect(hits[0]?.score).toBeGreaterThanOrEqual(hits[1]?.score ?? 0);
+    expect(hits[0]).toMatchObject({ convId: 'conv-2', ts: expect.stringMatching(/^2026-11-20T01:1\d:00\.000Z$/) as unknown });
+
+    const one = await httpCall(api.port, '/knowledge/search?q=refund&limit=1');
+    expect(one.json<{ hits: unknown[] }>().hits).toHaveLength(1);
+    const none = await httpCall(api.port, '/knowledge/search?q=zeppelin');
+    expect(none.json()).toEqual({ ok: true, hits: [] });
+  });
+
+  it('answers 400 BAD_REQUEST for a search without q or with a bad limit', async () => {
+    const missing = await httpCall(api.port, '/knowledge/search?limit=3');
+    expect(missing.status).toBe(400);
+    expect(missing.json()).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'The query parameter q (the words to search for) is missing.' });
+    for (const limit of ['0', '-1', '2.5', 'ten', '201']) {
+      const res = await httpCall(api.port, `/knowledge/search?q=refund&limit=${limit}`);
+      expect(res.status).toBe(400);
+      expect(res.json()).toEqual({ ok: false, code: 'BAD_REQUEST', message: `limit must be a whole number from 1 to 200, got "${limit}".` });
+    }
+  });
+
+  it('GET /knowledge/graph.json?limit= gives the recent conversations as nodes and edges', async () => {
+    const res = await httpCall(api.port, '/knowledge/graph.json');
+    expect(res.status).toBe(200);
+    const body = res.json<{ ok: boolean; nodes: { id: string; label: string; caption: string }[]; edges: { source: string; target: string; label: string }[] }>();
+    expect(body.ok).toBe(true);
+    expect(body.nodes).toHaveLength(15);
+    expect(body.nodes).toContainEqual(expect.objectContaining({ id: 'Inquiry:conv-2#1', label: 'Inquiry', caption: 'I want a refund for my card payment' }));
+    expect(body.edges).toContainEqual(expect.objectContaining({ source: 'Customer:brand-a/user-2', target: 'Inquiry:conv-2#1', label: 'ASKED' }));
+    const ids = new Set(body.nodes.map((n) => n.id));
+    expect(body.edges.every((e) => ids.has(e.source) && ids.has(e.target))).toBe(true);
+
+    const small = await httpCall(api.port, '/knowledge/graph.json?limit=4');
+    expect(small.json<{ nodes: unknown[] }>().nodes).toHaveLength(4);
+    const bad = await httpCall(api.port, '/knowledge/graph.json?limit=5001');
+    expect(bad.status).toBe(400);
+    expect(bad.json()).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+  });
+
+  it('answers 404 NOT_FOUND for an unknown path, and the page paths only with view', async () => {
+    for (const path of ['/knowledge/nope', '/knowledge', '/', '/cypher?q=RETURN%201', '/assets/cytoscape.min.js']) {
+      const res = await httpCall(api.port, path);
+      expect(res.status).toBe(404);
+      expect(res.json()).toEqual({ ok: false, code: 'NOT_FOUND', message: `There is nothing at ${path.split('?')[0] ?? ''}.` });
+    }
+  });
+
+  it('answers 405 METHOD_NOT_ALLOWED to anything but GET and HEAD, with no CORS headers', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
+      const res = await httpCall(api.port, '/knowledge/cypher?q=RETURN%201', { method, headers: { origin: 'http://evil.example' } });
+      expect(res.status).toBe(405);
+      expect(res.headers['allow']).toBe('GET, HEAD');
+      expect(res.json()).toEqual({ ok: false, code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here: the API only reads (GET).` });
+      expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    }
+    const head = await httpCall(api.port, '/knowledge/status', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    const get = await httpCall(api.port, '/knowledge/status', { headers: { origin: 'http://evil.example' } });
+    expect(Object.keys(get.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+  });
+
+  it('refuses requests whose Host is not 127.0.0.1:<port> or localhost:<port> (403 FORBIDDEN, DNS rebinding)', async () => {
+    const forbidden = { ok: false, code: 'FORBIDDEN', message: 'This server answers only requests addressed to 127.0.0.1 or localhost with its port.' };
+    for (const host of ['evil.example', `evil.example:${api.port}`, `127.0.0.1:${api.port + 1}`, '127.0.0.1', `localhost.evil.example:${api.port}`, `[::1]:${api.port}`]) {
+      const res = await httpCall(api.port, '/knowledge/status', { headers: { host } });
+      expect(res.status).toBe(403);
+      expect(res.json()).toEqual(forbidden);
+    }
+    expect(await statusWithoutHost(api.port, '/knowledge/status')).toBe('HTTP/1.1 403 Forbidden');
+    for (const host of [`localhost:${api.port}`, `LOCALHOST:${api.port}`, `127.0.0.1:${api.port}`]) {
+      expect((await httpCall(api.port, '/knowledge/status', { headers: { host } })).status).toBe(200);
+    }
+    const page = await httpCall(view.port, '/', { headers: { host: `evil.example:${view.port}` } });
+    expect(page.status).toBe(403);
+  });
+
+  it('serves the view page with a CSP that allows only its own origin, and no inline script or handler', async () => {
+    const res = await httpCall(view.port, '/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/unsafe|https?:|\*/);
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(res.text).not.toMatch(/<script(?![^>]*\ssrc=)/);
+    expect(res.text).not.toMatch(/\son[a-z]+=/i);
+    expect(res.text).not.toMatch(/\sstyle=/i);
+    expect(res.text).not.toMatch(/https?:\/\//);
+    expect(res.text).toContain('<script src="/assets/cytoscape.min.js" defer></script>');
+  });
+
+  it('serves cytoscape from the installed package and its own script, style and icon', async () => {
+    const cytoscape = await httpCall(view.port, '/assets/cytoscape.min.js');
+    expect(cytoscape.status).toBe(200);
+    expect(cytoscape.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(cytoscape.text).toBe(readFileSync(require.resolve('cytoscape/dist/cytoscape.min.js'), 'utf8'));
+    for (const [path, type] of [
+      ['/assets/view.js', 'text/javascript; charset=utf-8'],
+      ['/assets/view.css', 'text/css; charset=utf-8'],
+      ['/assets/icon.svg', 'image/svg+xml'],
+    ] as const) {
+      const res = await httpCall(view.port, path);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toBe(type);
+      expect(res.text).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+    }
+  });
+
+  it('serves the page read-only /cypher?q= as /knowledge/cypher, refusing writes', async () => {
+    const q = encodeURIComponent('MATCH (c:Conversation) RETURN c.convId AS conv, c.ended AS ended ORDER BY conv');
+    const res = await httpCall(view.port, `/cypher?q=${q}`);
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({
+      ok: true,
+      columns: ['conv', 'ended'],
+      types: ['STRING', 'BOOL'],
+      rows: [
+        ['conv-1', true],
+        ['conv-2', false],
+        ['conv-3', false],
+      ],
+    });
+    const write = await httpCall(view.port, `/cypher?q=${encodeURIComponent("MATCH (c:Conversation) SET c.ended = true")}`);
+    expect(write.status).toBe(400);
+    expect(write.json()).toMatchObject({ ok: false, code: 'BAD_QUERY' });
+    expect((await httpCall(view.port, '/cypher')).status).toBe(400);
+  });
+});
+
+describe('the knowledge query API without an installed graph', () => {
+  let temp: TempGraph;
+  beforeEach(() => (temp = tempGraph()));
+  afterEach(() => temp.remove());
+
+  it('answers status with installed:false and 503 NOT_INSTALLED elsewhere when the schema is missing', async () => {
+    await (await KnowledgeGraph.open(temp.path, { bufferPoolMb: 64 })).close();
+    const graph = await KnowledgeGraph.open(temp.path, { readOnly: true, bufferPoolMb: 64 });
+    const server = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, view: true });
+    try {
+      const status = await httpCall(server.port, '/knowledge/status');
+      expect(status.status).toBe(200);
+      expect(status.json()).toMatchObject({ ok: true, installed: false, nodes: {}, relations: {} });
+      for (const path of ['/knowledge/cypher?q=RETURN%201', '/knowledge/search?q=refund', '/knowledge/graph.json', '/cypher?q=RETURN%201']) {
+        const res = await httpCall(server.port, path);
+        expect(res.status).toBe(503);
+        expect(res.json()).toEqual({
+          ok: false,
+          code: 'NOT_INSTALLED',
+          message: `The knowledge graph at ${temp.path} is not installed yet: run \`brandwire knowledge install\` and \`brandwire knowledge build\` first.`,
+        });
+      }
+    } finally {
+      await server.close();
+      await graph.close();
+    }
+  });
+
+  it('answers status with installed:false and 503 NOT_INSTALLED elsewhere when there is no graph at all', async () => {
+    const server = await startKnowledgeServer({ backend: missingGraphBackend(temp.path, 'install it.'), port: 0 });
+    try {
+      expect((await httpCall(server.port, '/knowledge/status')).json()).toEqual({
+        ok: true,
+        service: 'brandwire-knowledge',
+        path: temp.path,
+        readOnly: true,
+        installed: false,
+        kuzuVersion: '0.11.3',
+        nodes: {},
+        relations: {},
+        ftsIndexes: [],
+      });
+      const res = await httpCall(server.port, '/knowledge/graph.json');
+      expect(res.status).toBe(503);
+      expect(res.json()).toEqual({ ok: false, code: 'NOT_INSTALLED', message: `The knowledge graph at ${temp.path} is not installed yet: install it.` });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 500 INTERNAL without a stack when the graph fails unexpectedly, and tells onError', async () => {
+    await (await KnowledgeGraph.open(temp.path, { bufferPoolMb: 64 })).close();
+    const graph = await KnowledgeGraph.open(temp.path, { readOnly: true, bufferPoolMb: 64 });
+    await graph.close();
+    const failures: string[] = [];
+    const server = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, onError: (error, path) => failures.push(`${path}: ${(error as Error).message}`) });
+    try {
+      const res = await httpCall(server.port, '/knowledge/status');
+      expect(res.status).toBe(500);
+      expect(res.json()).toEqual({ ok: false, code: 'INTERNAL', message: 'The knowledge graph is closed.' });
+      expect(failures).toEqual(['/knowledge/status: The knowledge graph is closed.']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('refuses a port in use with PORT_IN_USE', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await expect(startKnowledgeServer({ backend: missingGraphBackend(temp.path), port })).rejects.toMatchObject({
+        name: 'KnowledgeApiError',
+        code: 'PORT_IN_USE',
+        message: `Port ${port} on 127.0.0.1 is already in use by another program.`,
+      });
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
+});

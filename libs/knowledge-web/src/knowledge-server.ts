@@ -1,0 +1,130 @@
+/**
+ * The knowledge query API (/knowledge/*) and, with `view`, the graph page, on 127.0.0.1 only. Requests whose
+ * Host is not 127.0.0.1:<port> or localhost:<port> are refused, so a web page on another origin cannot reach
+ * the graph through DNS rebinding; no CORS headers are sent.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { KnowledgeApiError } from './api-error';
+import type { KnowledgeBackend } from './backend';
+import { type ApiRoute, queryApiRoutes, VIEW_CYPHER_ROUTE } from './query-api';
+import { KNOWLEDGE_SERVICE } from './service-names';
+import { type Asset, VIEW_ASSETS, VIEW_CSP } from './view-assets';
+
+export interface KnowledgeServerOptions {
+  backend: KnowledgeBackend;
+  /** 0 = any free port */
+  port: number;
+  /** also serve the page (/, /assets/*, /cypher?q=) */
+  view?: boolean;
+  /** what the server calls itself in /knowledge/status and the X-Brandwire-Service header (default "brandwire-knowledge") */
+  service?: string;
+  /** told of each unexpected failure (answered 500 INTERNAL) */
+  onError?: (error: unknown, path: string) => void;
+}
+
+export interface KnowledgeServer {
+  url: string;
+  port: number;
+  /** stops listening and ends open connections; the backend stays open (its owner closes it) */
+  close(): Promise<void>;
+}
+
+/** How long close() lets requests in flight finish before it ends their connections. */
+const CLOSE_GRACE_MS = 1000;
+
+class Responder {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly service: string,
+  ) {}
+
+  send(status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void {
+    this.res.writeHead(status, {
+      'Content-Type': type,
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'X-Brandwire-Service': this.service,
+      ...headers,
+    });
+    this.res.end(body);
+  }
+
+  json(status: number, body: unknown, headers?: Record<string, string>): void {
+    this.send(status, 'application/json; charset=utf-8', JSON.stringify(body), headers);
+  }
+
+  error(error: KnowledgeApiError, headers?: Record<string, string>): void {
+    this.json(error.status, { ok: false, code: error.code, message: error.message }, headers);
+  }
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException): void => {
+      reject(error.code === 'EADDRINUSE' ? new KnowledgeApiError('PORT_IN_USE', `Port ${port} on 127.0.0.1 is already in use by another program.`) : error);
+    };
+    server.once('error', failed);
+    server.listen({ host: '127.0.0.1', port }, () => {
+      server.off('error', failed);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startKnowledgeServer(options: KnowledgeServerOptions): Promise<KnowledgeServer> {
+  const { backend, view = false, service = KNOWLEDGE_SERVICE, onError } = options;
+  const api = queryApiRoutes(service);
+  let allowedHosts = new Set<string>();
+
+  const handle = async (req: IncomingMessage, respond: Responder): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
+      throw new KnowledgeApiError('FORBIDDEN', 'This server answers only requests addressed to 127.0.0.1 or localhost with its port.');
+    }
+    const route: ApiRoute | undefined = api.get(url.pathname) ?? (view && url.pathname === '/cypher' ? VIEW_CYPHER_ROUTE : undefined);
+    const asset: Asset | undefined = view ? VIEW_ASSETS.get(url.pathname) : undefined;
+    if (route === undefined && asset === undefined) throw new KnowledgeApiError('NOT_FOUND', `There is nothing at ${url.pathname}.`);
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      respond.error(new KnowledgeApiError('METHOD_NOT_ALLOWED', `${String(req.method)} is not allowed here: the API only reads (GET).`), { Allow: 'GET, HEAD' });
+      return;
+    }
+    if (route !== undefined) {
+      respond.json(200, await route(url.searchParams, backend));
+    } else if (asset !== undefined) {
+      const security: Record<string, string> =
+        url.pathname === '/' ? { 'Content-Security-Policy': VIEW_CSP, 'X-Frame-Options': 'DENY', 'Referrer-Policy': 'no-referrer' } : {};
+      respond.send(200, asset.type, asset.body(), security);
+    }
+  };
+
+  const server = createServer((req, res) => {
+    const respond = new Responder(res, service);
+    handle(req, respond).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const answer =
+        error instanceof KnowledgeApiError
+          ? error
+          : new KnowledgeApiError('INTERNAL', `The knowledge server failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (answer.code === 'INTERNAL') onError?.(error, req.url ?? '/');
+      respond.error(answer);
+    });
+  });
+  const port = await listen(server, options.port);
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+      }),
+  };
+}
