@@ -10,6 +10,8 @@
  *      load goes on, then back: how long after its return every signal has arrived.
  *
  *   npm run build && node tools/bench/signals.mjs
+ *   BENCH_PHASES=latency,throughput   only those phases (default latency,throughput,outage)
+ *   BENCH_CPU_PROF=<dir>              the API process writes a V8 CPU profile there (tools/bench/profile-summary.mjs)
  */
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,8 @@ const OUTAGE_S = Number(process.env.BENCH_OUTAGE ?? 60);
 const CHANNEL = 'sig-kakao';
 const ADMIN = 'bench-admin-token-00000001';
 const CUSTOMERS = 200;
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'latency,throughput,outage').split(','));
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 /** The receiver: counts signals, remembers when each customer message's signal arrived; can go down. */
 function receiver() {
@@ -127,47 +131,50 @@ async function main() {
   try {
     const seed = join(tmp, 'seed.json');
     writeFileSync(seed, JSON.stringify({ brands: [{ id: 'sig', name: 'Sig', channels: [{ key: CHANNEL, name: 'Sig', type: 'kakao', plan: { consultations: 1e9 } }] }], keys: [{ token: ADMIN, name: 'admin', scope: 'Admin', brands: ['sig'] }] }));
-    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, DATABASE_URL: '', UPSTREAM_URL: '' }, logFile: join(tmp, 'api.log') }));
+    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, DATABASE_URL: '', UPSTREAM_URL: '' }, logFile: join(tmp, 'api.log'), nodeFlags: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [] }));
     const hookUrl = await hook.listen();
     await call(api.url, 'PUT', '/api/agent/settings/webhook', { brandKey: CHANNEL, url: hookUrl });
 
-    // 1. latency at RATE messages/s
-    const sent = await paced(api.url, RATE, SECONDS);
-    await until(() => sent.every((s) => hook.arrivals.has(s.key)), 30_000);
-    const latencies = sent.filter((s) => hook.arrivals.has(s.key)).map((s) => hook.arrivals.get(s.key) - s.sentAt).sort((a, b) => a - b);
+    const result = { node: process.version, customerMessagesRefused: 0 };
 
-    // 2. throughput: a backlog built while the receiver is down, then drained
-    hook.setUp(false);
-    await paced(api.url, 1000, BACKLOG / 1000);
-    const wanted = await allSignalIds(api.url);
-    const missing = () => wanted.filter((id) => !hook.ids.has(id)).length;
-    const backlog = missing();
-    hook.setUp(true);
-    const drainStart = performance.now();
-    const drained = await until(() => missing() === 0, 180_000);
-    const drainS = (performance.now() - drainStart) / 1000;
+    if (PHASES.has('latency')) {
+      const sent = await paced(api.url, RATE, SECONDS);
+      await until(() => sent.every((s) => hook.arrivals.has(s.key)), 30_000);
+      const latencies = sent.filter((s) => hook.arrivals.has(s.key)).map((s) => hook.arrivals.get(s.key) - s.sentAt).sort((a, b) => a - b);
+      result.latencyAtRate = { rate: RATE, messages: sent.length, received: latencies.length, p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99) };
+    }
 
-    // 3. outage of OUTAGE_S seconds under load at RATE messages/s
-    let outageEnded = 0;
-    const load = paced(api.url, RATE, 10 + OUTAGE_S + 10);
-    await new Promise((r) => setTimeout(r, 10_000));
-    hook.setUp(false);
-    await new Promise((r) => setTimeout(r, OUTAGE_S * 1000));
-    hook.setUp(true);
-    outageEnded = performance.now();
-    await load;
-    const wantedAfter = await allSignalIds(api.url);
-    const recovered = await until(() => wantedAfter.every((id) => hook.ids.has(id)), 300_000);
-    const recoveryS = (performance.now() - outageEnded) / 1000;
+    if (PHASES.has('throughput')) {
+      // a backlog built while the receiver is down, then drained
+      hook.setUp(false);
+      await paced(api.url, 1000, BACKLOG / 1000);
+      const wanted = await allSignalIds(api.url);
+      const missing = () => wanted.filter((id) => !hook.ids.has(id)).length;
+      const backlog = missing();
+      hook.setUp(true);
+      const drainStart = performance.now();
+      const drained = await until(() => missing() === 0, 180_000);
+      const drainS = (performance.now() - drainStart) / 1000;
+      result.throughput = { signals: backlog, drained, seconds: Math.round(drainS * 10) / 10, signalsPerSecond: Math.round(backlog / drainS) };
+    }
 
-    const result = {
-      node: process.version,
-      customerMessagesRefused: refused.count,
-      latencyAtRate: { rate: RATE, messages: sent.length, received: latencies.length, p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99) },
-      throughput: { signals: backlog, drained, seconds: Math.round(drainS * 10) / 10, signalsPerSecond: Math.round(backlog / drainS) },
-      outage: { outageSeconds: OUTAGE_S, rate: RATE, recovered, secondsAfterReturnUntilAllDelivered: Math.round(recoveryS * 10) / 10 },
-      targets: { p50Ms: 20, p99Ms: 100, signalsPerSecond: 1500, drainSeconds: 60 },
-    };
+    if (PHASES.has('outage')) {
+      // OUTAGE_S seconds of receiver outage under load at RATE messages/s
+      const load = paced(api.url, RATE, 10 + OUTAGE_S + 10);
+      await new Promise((r) => setTimeout(r, 10_000));
+      hook.setUp(false);
+      await new Promise((r) => setTimeout(r, OUTAGE_S * 1000));
+      hook.setUp(true);
+      const outageEnded = performance.now();
+      await load;
+      const wantedAfter = await allSignalIds(api.url);
+      const recovered = await until(() => wantedAfter.every((id) => hook.ids.has(id)), 300_000);
+      const recoveryS = (performance.now() - outageEnded) / 1000;
+      result.outage = { outageSeconds: OUTAGE_S, rate: RATE, recovered, secondsAfterReturnUntilAllDelivered: Math.round(recoveryS * 10) / 10 };
+    }
+
+    result.customerMessagesRefused = refused.count;
+    result.targets = { p50Ms: 20, p99Ms: 100, signalsPerSecond: 1500, drainSeconds: 60 };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await stopAll();

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './schema';
+import type { Transactions } from './transactions';
 
 export type Reservation = 'charged' | 'free' | 'exhausted';
 
@@ -16,10 +17,13 @@ export interface ServedConsultation {
  * pass the plan.
  */
 export class BillingRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly tx: Transactions,
+  ) {}
 
   async reserve(c: ServedConsultation): Promise<Reservation> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.tx.run(async (trx) => {
       const inserted = await trx
         .insertInto('served_consultations')
         .values({ channel_key: c.channelKey, session_id: c.sessionId, day: c.day, user_key: c.userKey })
@@ -45,7 +49,7 @@ export class BillingRepo {
 
   /** Gives back a count reserved for a send the messenger then refused. */
   async release(c: ServedConsultation): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.tx.run(async (trx) => {
       const removed = await trx
         .deleteFrom('served_consultations')
         .where('channel_key', '=', c.channelKey)

@@ -2,6 +2,7 @@ import type { Scope } from '@brandwire/domain';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from './schema';
 import { ensureSettings } from './settings-repo';
+import type { Transactions } from './transactions';
 
 export interface BrandRecord {
   id: string;
@@ -53,6 +54,7 @@ function toChannel(row: ChannelRow): ChannelUsage {
 export class DirectoryRepo {
   constructor(
     private readonly db: Kysely<Database>,
+    private readonly tx: Transactions,
     private readonly now: () => number,
   ) {}
 
@@ -73,7 +75,7 @@ export class DirectoryRepo {
       plan_consultations: channel.planConsultations,
       sender_key: channel.senderKey,
     };
-    await this.db.transaction().execute(async (trx) => {
+    await this.tx.run(async (trx) => {
       await trx
         .insertInto('channels')
         .values({ key: channel.key, created_ms: this.now(), ...values })
@@ -109,7 +111,7 @@ export class DirectoryRepo {
 
   /** Stores a key by the hash of its token; storing the same token again updates its name, scope and brands. */
   async saveApiKey(key: NewApiKey): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.tx.run(async (trx) => {
       const existing = await trx.selectFrom('api_keys').select('id').where('token_hash', '=', key.tokenHash).executeTakeFirst();
       const id = existing?.id ?? key.id;
       if (existing) {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema';
+import type { Transactions } from './transactions';
 
 export type IdempotencyClaim =
   | { kind: 'new' }
@@ -9,40 +10,46 @@ export type IdempotencyClaim =
 
 /** Remembers the first answer to a request made with an Idempotency-Key, per API key. */
 export class IdempotencyRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly tx: Transactions,
+  ) {}
 
   /** Claims the key for this request, or tells what an earlier request with the same key became. */
-  async claim(keyId: string, idemKey: string, requestHash: string, nowMs: number): Promise<IdempotencyClaim> {
-    const inserted = await this.db
-      .insertInto('idempotency_keys')
-      .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs })
-      .onConflict((oc) => oc.columns(['key_id', 'idem_key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'new' };
-    const row = await this.db
-      .selectFrom('idempotency_keys')
-      .select(['request_hash', 'status', 'response'])
-      .where('key_id', '=', keyId)
-      .where('idem_key', '=', idemKey)
-      .executeTakeFirst();
-    if (!row) return this.claim(keyId, idemKey, requestHash, nowMs);
-    if (row.request_hash !== requestHash) return { kind: 'conflict' };
-    if (row.status === null || row.response === null) return { kind: 'in_progress' };
-    return { kind: 'replay', status: row.status, body: JSON.parse(row.response) as unknown };
+  claim(keyId: string, idemKey: string, requestHash: string, nowMs: number): Promise<IdempotencyClaim> {
+    return this.tx.run(async (trx) => {
+      const inserted = await trx
+        .insertInto('idempotency_keys')
+        .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs })
+        .onConflict((oc) => oc.columns(['key_id', 'idem_key']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'new' };
+      const row = await trx
+        .selectFrom('idempotency_keys')
+        .select(['request_hash', 'status', 'response'])
+        .where('key_id', '=', keyId)
+        .where('idem_key', '=', idemKey)
+        .executeTakeFirstOrThrow();
+      if (row.request_hash !== requestHash) return { kind: 'conflict' };
+      if (row.status === null || row.response === null) return { kind: 'in_progress' };
+      return { kind: 'replay', status: row.status, body: JSON.parse(row.response) as unknown };
+    });
   }
 
   async complete(keyId: string, idemKey: string, status: number, body: unknown): Promise<void> {
-    await this.db
-      .updateTable('idempotency_keys')
-      .set({ status, response: JSON.stringify(body) })
-      .where('key_id', '=', keyId)
-      .where('idem_key', '=', idemKey)
-      .execute();
+    await this.tx.run((trx) =>
+      trx
+        .updateTable('idempotency_keys')
+        .set({ status, response: JSON.stringify(body) })
+        .where('key_id', '=', keyId)
+        .where('idem_key', '=', idemKey)
+        .execute(),
+    );
   }
 
   /** Frees the key after a request that failed before the messenger was asked, so a retry runs again. */
   async release(keyId: string, idemKey: string): Promise<void> {
-    await this.db.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idem_key', '=', idemKey).where('status', 'is', null).execute();
+    await this.tx.run((trx) => trx.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idem_key', '=', idemKey).where('status', 'is', null).execute());
   }
 
   async forgetOlderThan(cutoffMs: number): Promise<void> {

@@ -11,6 +11,7 @@ import {
   toRoom,
 } from './journal-records';
 import { appendInTransaction } from './journal-transaction';
+import type { Transactions } from './transactions';
 import type { Database } from './schema';
 
 export type { BubbleRecord, ConversationRecord, JournalItem, NewBubble, NewJournalItem, RoomRecord, RoomState } from './journal-records';
@@ -24,12 +25,13 @@ export class JournalRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: 'sqlite' | 'postgres',
+    private readonly tx: Transactions,
   ) {}
 
   /** Journals the items in order, updating their rooms and conversations, and returns them with their `seq`. */
   async append(channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
     if (items.length === 0) return [];
-    return this.db.transaction().execute((trx) => appendInTransaction(trx, channelKey, items));
+    return this.tx.run((trx) => appendInTransaction(trx, channelKey, items));
   }
 
   /**
@@ -37,7 +39,7 @@ export class JournalRepo {
    * messenger reports it again later; whichever comes second finds the conversation ended and adds nothing.
    */
   async appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.tx.run(async (trx) => {
       let lock = trx.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey);
       if (this.dialect === 'postgres') lock = lock.forUpdate();
       await lock.executeTakeFirst();
@@ -77,7 +79,7 @@ export class JournalRepo {
    * `deleted` once every bubble it sent is deleted. Undefined when the bubble was deleted already.
    */
   async markBubbleDeleted(channelKey: string, serial: string, deletedItem: NewJournalItem): Promise<JournalItem | undefined> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.tx.run(async (trx) => {
       const updated = await trx
         .updateTable('bubbles')
         .set({ deleted_ms: deletedItem.timestampUnixMs })

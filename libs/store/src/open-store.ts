@@ -5,6 +5,7 @@ import { Pool, types as pgTypes } from 'pg';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 import { sqliteDriver } from './sqlite-driver';
+import { withStatementCache } from './statement-cache';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -40,7 +41,7 @@ function sqlite(dataDir: string): Kysely<Database> {
   file.pragma('synchronous = FULL');
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
 }
 
 function postgres(connectionString: string, max: number): Kysely<Database> {

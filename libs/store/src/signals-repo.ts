@@ -2,6 +2,16 @@ import type { SignalPayload } from '@brandwire/domain';
 import { type Kysely, sql } from 'kysely';
 import type { Dialect } from './open-store';
 import type { Database } from './schema';
+import type { Transactions } from './transactions';
+
+/**
+ * 'pending' written into the SQL text rather than bound: SQLite uses the partial index of pending signals only
+ * when the query's own text says `state = 'pending'` (a bound parameter could be anything).
+ */
+const PENDING = sql.lit('pending');
+
+/** keys per UPDATE of markDelivered: 600 parameters, well under SQLite's and PostgreSQL's limits */
+const MARK_CHUNK = 200;
 
 export type SignalState = 'pending' | 'none' | 'delivered' | 'dead';
 
@@ -56,6 +66,7 @@ export class SignalsRepo {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: Dialect,
+    private readonly tx: Transactions,
   ) {}
 
   /** Signals after a cursor, in order. */
@@ -73,7 +84,14 @@ export class SignalsRepo {
   }
 
   async channelsWithPending(): Promise<string[]> {
-    const rows = await this.db.selectFrom('signals').select('channel_key').distinct().where('state', '=', 'pending').execute();
+    // One index probe per channel, rather than a walk over every pending signal as DISTINCT would make.
+    const rows = await this.db
+      .selectFrom('channel_settings')
+      .select('channel_key')
+      .where(({ exists, selectFrom }) =>
+        exists(selectFrom('signals').select(sql.lit(1).as('one')).whereRef('signals.channel_key', '=', 'channel_settings.channel_key').where('signals.state', '=', PENDING)),
+      )
+      .execute();
     return rows.map((r) => r.channel_key);
   }
 
@@ -83,7 +101,7 @@ export class SignalsRepo {
       .selectFrom('signals')
       .selectAll()
       .where('channel_key', '=', channelKey)
-      .where('state', '=', 'pending')
+      .where('state', '=', PENDING)
       .orderBy('seq')
       .orderBy('part')
       .limit(limit)
@@ -91,17 +109,16 @@ export class SignalsRepo {
     return rows.map(toSignal);
   }
 
-  /** Marks delivered signals, many in one transaction (one commit, however many). */
+  /** Marks delivered signals, many in one transaction (one commit, however many), one statement per 200. */
   async markDelivered(keys: readonly SignalKey[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (const key of keys) {
+    await this.tx.run(async (trx) => {
+      for (let i = 0; i < keys.length; i += MARK_CHUNK) {
+        const chunk = keys.slice(i, i + MARK_CHUNK);
         await trx
           .updateTable('signals')
           .set({ state: 'delivered', last_error: null, attempts: sql<number>`attempts + 1` })
-          .where('channel_key', '=', key.channelKey)
-          .where('seq', '=', key.seq)
-          .where('part', '=', key.part)
+          .where((eb) => eb(eb.refTuple('channel_key', 'seq', 'part'), 'in', chunk.map((k) => eb.tuple(k.channelKey, k.seq, k.part))))
           .execute();
       }
     });
@@ -110,7 +127,7 @@ export class SignalsRepo {
   /** Records failed attempts with their next attempt time (or gives the signals up), in one transaction. */
   async markFailed(failures: ReadonlyArray<{ key: SignalKey; nextAttemptMs: number; error: string; dead: boolean }>): Promise<void> {
     if (failures.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
+    await this.tx.run(async (trx) => {
       for (const { key, nextAttemptMs, error, dead } of failures) {
         await trx
           .updateTable('signals')
@@ -129,7 +146,7 @@ export class SignalsRepo {
       .updateTable('signals')
       .set({ next_attempt_ms: nowMs })
       .where('channel_key', '=', channelKey)
-      .where('state', '=', 'pending')
+      .where('state', '=', PENDING)
       .where('next_attempt_ms', '>', nowMs)
       .execute();
   }
@@ -139,7 +156,7 @@ export class SignalsRepo {
    * is locked with FOR UPDATE SKIP LOCKED, so instances racing for the same channel never wait on each other.
    */
   async claimChannel(channelKey: string, owner: string, nowMs: number, untilMs: number): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
+    return this.tx.run(async (trx) => {
       let query = trx
         .selectFrom('channel_settings')
         .select(['delivery_owner', 'delivery_lease_until'])

@@ -10,6 +10,7 @@ import { SignalsRepo } from './signals-repo';
 import { JournalRepo } from './journal-repo';
 import { type Dialect, type StoreOptions, openDatabase } from './open-store';
 import type { Database } from './schema';
+import { transactionsFor } from './transactions';
 
 /** The service's storage: one query layer over the embedded SQLite file or a shared PostgreSQL database. */
 export class Store {
@@ -28,13 +29,14 @@ export class Store {
     readonly dialect: Dialect,
     now: () => number,
   ) {
-    this.directory = new DirectoryRepo(db, now);
-    this.journal = new JournalRepo(db, dialect);
-    this.billing = new BillingRepo(db);
-    this.idempotency = new IdempotencyRepo(db);
+    const tx = transactionsFor(db, dialect);
+    this.directory = new DirectoryRepo(db, tx, now);
+    this.journal = new JournalRepo(db, dialect, tx);
+    this.billing = new BillingRepo(db, tx);
+    this.idempotency = new IdempotencyRepo(db, tx);
     this.uploads = new UploadsRepo(db);
     this.settings = new SettingsRepo(db);
-    this.signals = new SignalsRepo(db, dialect);
+    this.signals = new SignalsRepo(db, dialect, tx);
     this.deviceCodes = new DeviceCodesRepo(db);
     this.conversationExport = new ConversationExportRepo(db);
   }

@@ -34,6 +34,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private dirty = true;
   private readonly pausedUntil = new Map<string, number>();
   private readonly failedRounds = new Map<string, number>();
+  /** until when this instance holds each channel's lease, as last written */
+  private readonly leaseUntil = new Map<string, number>();
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -85,6 +87,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
     for (const channel of await this.store.signals.channelsWithPending().catch(() => [])) {
       await this.store.signals.releaseChannel(channel, this.owner).catch(() => undefined);
+      this.leaseUntil.delete(channel);
     }
   }
 
@@ -94,7 +97,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     for (const channelKey of await this.store.signals.channelsWithPending()) {
       if ((this.pausedUntil.get(channelKey) ?? 0) > Date.now()) continue;
       const now = this.clock.now();
-      if (!(await this.store.signals.claimChannel(channelKey, this.owner, Date.now(), Date.now() + this.config.deliveryLeaseMs))) continue;
+      if (!(await this.claim(channelKey))) continue;
       const settings = await this.store.settings.get(channelKey);
       if (!settings.webhookUrl) continue;
       worked = true;
@@ -107,6 +110,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
     }
     return worked;
+  }
+
+  /**
+   * Takes or renews the channel's lease. A lease with more than half its time left is not written again: every
+   * claim is a committed write, and rounds come many times a second under load.
+   */
+  private async claim(channelKey: string): Promise<boolean> {
+    const now = Date.now();
+    if ((this.leaseUntil.get(channelKey) ?? 0) - now > this.config.deliveryLeaseMs / 2) return true;
+    const until = now + this.config.deliveryLeaseMs;
+    const held = await this.store.signals.claimChannel(channelKey, this.owner, now, until);
+    if (held) this.leaseUntil.set(channelKey, until);
+    else this.leaseUntil.delete(channelKey);
+    return held;
   }
 
   /** An endpoint that took nothing in a round is left alone for a while (250 ms, doubling, at most 30 s). */
@@ -125,9 +142,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private holdLease(channelKey: string): { lost: boolean; stop: () => void } {
     const lease = { lost: false, stop: () => clearInterval(timer) };
     const timer = setInterval(() => {
-      void this.store.signals
-        .claimChannel(channelKey, this.owner, Date.now(), Date.now() + this.config.deliveryLeaseMs)
-        .then((held) => (lease.lost ||= !held), () => (lease.lost = true));
+      void this.claim(channelKey).then(
+        (held) => (lease.lost ||= !held),
+        () => (lease.lost = true),
+      );
     }, Math.max(100, Math.floor(this.config.deliveryLeaseMs / 3)));
     return lease;
   }
