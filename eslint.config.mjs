@@ -3,8 +3,9 @@ import tseslint from 'typescript-eslint';
 import jest from 'eslint-plugin-jest';
 
 const layerRules = [
-  // type axis: apps use anything; adapters use the domain only; the domain uses nothing of ours.
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
+  // type axis: apps use anything; features compose adapters; adapters use the domain only; the domain uses nothing of ours.
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter', 'type:feature'] },
+  { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:domain', 'type:adapter'] },
   { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:domain'] },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: [] },
   // scope axis: the service and the local tools (CLI, gateway) share only what is shared.
