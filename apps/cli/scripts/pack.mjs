@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Packs the CLI as a tarball that `npm install -g` can install anywhere: the unpublished workspace packages it uses
-// (@brandwire/client, @brandwire/domain) go inside it as bundled dependencies, and their own registry dependencies
-// become the CLI's. Run after `npm run build`. Usage: node apps/cli/scripts/pack.mjs [destination folder]
+// (@brandwire/client, @brandwire/domain, @brandwire/knowledge, @brandwire/knowledge-web and the @brandwire/gateway
+// daemon) go inside it as bundled dependencies, and their own registry dependencies (kuzu, cytoscape, ...) become
+// the CLI's. Run after `npm run build`. Usage: node apps/cli/scripts/pack.mjs [destination folder]
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ const cli = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(cli, '../..');
 const destination = resolve(process.argv[2] ?? process.cwd());
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));
+// a workspace package's folder (libs/<name> or apps/<name>), through the workspace's node_modules link
+const workspaceFolder = (name) => realpathSync(join(root, 'node_modules', name));
 
 /** Copies the compiled JavaScript of a package folder (dist/**\/*.js, test helpers left out) and the listed files. */
 function copyPackage(from, to, extra) {
@@ -33,7 +36,7 @@ try {
   copyPackage(cli, staging, ['bin', 'oclif.manifest.json', 'README.md']);
   const dependencies = { ...pkg.dependencies };
   for (const name of bundled) {
-    const from = join(root, 'libs', name.replace('@brandwire/', ''));
+    const from = workspaceFolder(name);
     const lib = readJson(join(from, 'package.json'));
     const target = join(staging, 'node_modules', name);
     copyPackage(from, target, []);

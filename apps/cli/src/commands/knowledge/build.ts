@@ -1,0 +1,49 @@
+import type { BuildReport } from '@brandwire/knowledge';
+import { string } from '@oclif/core/flags';
+import { BrandwireCommand } from '../../base-command';
+import { connect } from '../../lib/connect';
+import { knowledgeGraphPath } from '../../lib/data-dir';
+import { openGraph, using } from '../../lib/knowledge-access';
+import { DEFAULT_ATTACHMENT_HOST, checkAttachmentHost } from '../../lib/knowledge-build';
+import { presentBuild } from '../../lib/knowledge-present';
+import { buildProgressDisplay } from '../../lib/knowledge-progress';
+
+export type BuildResult = { ok: true; graphPath: string; channel: string | null; attachmentHost: string } & BuildReport;
+
+export default class KnowledgeBuild extends BrandwireCommand {
+  static override summary = 'Bulk-load the past consultations from the service into the knowledge graph';
+  static override description = [
+    'Reads every conversation of the channel (or of every channel the key may read) from the retrieval API and copies them into the graph in bulk. A second run adds only what is new: new conversations and the new lines of grown ones.',
+    "Attachment lines become Attachment nodes only when their URL is https on exactly the attachment host: the host the service was started with (its ATTACHMENT_HOST, default talk-cdn.sandbox.invalid). The service does not publish it, and a customer can type a line that looks like an attachment, so the tool does not guess it from the messages.",
+    'Needs `brandwire knowledge install` first and the gateway stopped (`brandwire gateway stop`). Shows a progress bar on a terminal.',
+  ].join('\n\n');
+  static override examples = [
+    '<%= config.bin %> knowledge build',
+    '<%= config.bin %> knowledge build --channel acme-kakao --json',
+    '<%= config.bin %> knowledge build --attachment-host talk-cdn.example.com',
+  ];
+  static override flags = {
+    channel: string({ description: 'brand key of the channel to load (old name: --brand); every channel the key may read when left out', aliases: ['brand'], helpValue: '<key>' }),
+    'attachment-host': string({ description: `host of customer attachment URLs, as the service's ATTACHMENT_HOST`, default: DEFAULT_ATTACHMENT_HOST, helpValue: '<host>' }),
+  };
+
+  async run(): Promise<BuildResult> {
+    const { flags } = await this.parse(KnowledgeBuild);
+    const attachmentHost = checkAttachmentHost(flags['attachment-host']);
+    const session = this.session();
+    const client = await connect(session);
+    const { streamConversations } = await import('@brandwire/client');
+    const report = await using(await openGraph('build'), async (graph) => {
+      const progress = await buildProgressDisplay(!this.jsonEnabled());
+      try {
+        const conversations = streamConversations(client, { channel: flags.channel, onPage: (page) => progress.page(page) });
+        return await graph.build(conversations, { attachmentHost, onProgress: (p) => progress.build(p) });
+      } finally {
+        progress.stop();
+      }
+    });
+    const result: BuildResult = { ok: true, graphPath: knowledgeGraphPath(), channel: flags.channel ?? null, attachmentHost, ...report };
+    await this.show(() => presentBuild(report));
+    return result;
+  }
+}

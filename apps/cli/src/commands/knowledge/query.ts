@@ -1,0 +1,55 @@
+import type { BatchReport } from '@brandwire/knowledge';
+import { string as stringArg } from '@oclif/core/args';
+import { boolean } from '@oclif/core/flags';
+import { BrandwireCommand } from '../../base-command';
+import { CliError, usageError } from '../../lib/cli-error';
+import { EXIT } from '../../lib/exit-codes';
+import { openGraph, openReader, using } from '../../lib/knowledge-access';
+import { readOnlyBatch } from '../../lib/knowledge-batch';
+import { WRITE_HINT, isReadOnlyRefusal } from '../../lib/knowledge-errors';
+import { presentBatch } from '../../lib/knowledge-present';
+
+export type QueryResult = { ok: true; via: 'gateway' | 'graph' } & BatchReport;
+
+export default class KnowledgeQuery extends BrandwireCommand {
+  static override summary = 'Run Cypher statements on the knowledge graph: read-only unless --write; a `;` batch reports each statement';
+  static override description = [
+    'Read-only by default: the graph is opened read-only (or read through the running gateway), so the database itself refuses writes. Writes and DDL need --write, which opens the graph for writing and needs the gateway stopped.',
+    'Statements separated by `;` run one after another; each is reported ("#1 ok (3 rows)", "#2 FAILED: ..."). The batch stops at the first failure unless --continue-on-error, and the exit code is 1 when a statement failed. With --json a failed batch is {"ok":false,"error":…,"code":"BAD_QUERY","statements":[…],"lines":[…]}.',
+  ].join('\n\n');
+  static override examples = [
+    `<%= config.bin %> knowledge query "MATCH (c:Customer) RETURN c.userKey LIMIT 5"`,
+    `<%= config.bin %> knowledge query --json "MATCH (i:Inquiry) RETURN count(*); MATCH (r:Response) RETURN count(*)"`,
+    `<%= config.bin %> knowledge query --write --continue-on-error "CREATE NODE TABLE Note(id STRING PRIMARY KEY, text STRING); CREATE (:Note {id: 'n1', text: 'call back'})"`,
+  ];
+  static override args = { query: stringArg({ description: 'one Cypher statement, or several separated by `;`', required: true }) };
+  static override flags = {
+    write: boolean({ description: 'allow writes and DDL (opens the graph for writing; the gateway must be stopped)' }),
+    'continue-on-error': boolean({ description: 'run the remaining statements after one failed' }),
+  };
+
+  async run(): Promise<QueryResult> {
+    const { args, flags } = await this.parse(KnowledgeQuery);
+    const { splitStatements } = await import('@brandwire/knowledge');
+    const statements = splitStatements(args.query);
+    if (statements.length === 0) throw usageError('the query has no statement', 'pass a Cypher statement, e.g. "MATCH (c:Customer) RETURN count(*)"');
+    const continueOnError = flags['continue-on-error'];
+    let report: BatchReport;
+    let via: 'gateway' | 'graph' = 'graph';
+    if (flags.write) {
+      report = await using(await openGraph('query --write'), (graph) => graph.queryBatch(args.query, { write: true, continueOnError }));
+    } else {
+      const reader = await openReader('query', this.session());
+      via = reader.via;
+      report = await using(reader.backend, (backend) => readOnlyBatch(backend, statements, continueOnError));
+    }
+    await this.show(() => presentBatch(report));
+    if (!report.ok) {
+      const failed = report.lines.filter((line) => line.includes(' FAILED: '));
+      const refusedWrite = report.statements.some((s) => s.error !== undefined && isReadOnlyRefusal(s.error));
+      const hint = !flags.write && refusedWrite ? WRITE_HINT : undefined;
+      throw new CliError('BAD_QUERY', failed.join('; '), EXIT.error, { statements: report.statements, lines: report.lines }, hint);
+    }
+    return { ...report, ok: true, via };
+  }
+}

@@ -1,0 +1,76 @@
+import type { JsonValue, SearchHit } from '@brandwire/knowledge';
+import { string as stringArg } from '@oclif/core/args';
+import { integer, string } from '@oclif/core/flags';
+import { BrandwireCommand } from '../../base-command';
+import { usageError } from '../../lib/cli-error';
+import { openReader, using } from '../../lib/knowledge-access';
+import { presentHits, presentQueryResult } from '../../lib/knowledge-present';
+import { configuredAiModel } from '../../lib/knowledge-settings';
+
+export interface CypherSearchResult {
+  ok: true;
+  columns: string[];
+  types: string[];
+  rows: JsonValue[][];
+  inexact?: string[];
+}
+
+export interface TextSearchResult {
+  ok: true;
+  query: string;
+  /** how the text was matched: full-text search over inquiries and responses (AI search is not in this version) */
+  method: 'full-text';
+  hits: SearchHit[];
+}
+
+const CYPHER_HINT = 'for exact questions, query the graph with --cypher, e.g. brandwire knowledge search --cypher "MATCH (i:Inquiry) RETURN i.text LIMIT 10"';
+
+export default class KnowledgeSearch extends BrandwireCommand {
+  static override summary = 'Search the knowledge graph: a read-only Cypher query (--cypher), or words matched against past inquiries and responses';
+  static override description = [
+    'With --cypher, runs one read-only statement (the graph is opened read-only, or read through the running gateway) and prints every column; --json gives {"ok":true,"columns":[…],"types":[…],"rows":[…]} with numbers and booleans as JSON numbers and booleans, integers beyond 2^53 as strings, and Kuzu\'s type names in types.',
+    'With words, runs a full-text search over the inquiries and responses (best first) and points to --cypher. Natural-language search with an AI model (keyword extraction, node matching) is not available in this version: with a model configured, the tool says so and searches the full text.',
+  ].join('\n\n');
+  static override examples = [
+    '<%= config.bin %> knowledge search "refund card"',
+    '<%= config.bin %> knowledge search --cypher "MATCH (c:Customer)-[:ASKED]->(i:Inquiry) RETURN c.userKey, i.text, i.ts LIMIT 10" --json',
+  ];
+  static override args = { text: stringArg({ description: 'words to search for in past inquiries and responses' }) };
+  static override flags = {
+    cypher: string({ description: 'one read-only Cypher statement (MATCH … RETURN …)', helpValue: '<query>' }),
+    limit: integer({ description: 'most hits of a word search (default 20)', min: 1, max: 1000, helpValue: '<n>' }),
+  };
+
+  async run(): Promise<CypherSearchResult | TextSearchResult> {
+    const { args, flags } = await this.parse(KnowledgeSearch);
+    if (flags.cypher !== undefined && args.text !== undefined) throw usageError('give either words to search for or --cypher, not both');
+    if (flags.cypher !== undefined) return this.cypher(flags.cypher);
+    if (args.text === undefined || args.text.trim() === '') throw usageError('nothing to search for: give words, or a query with --cypher', CYPHER_HINT.replace(/^for exact questions, /, ''));
+    return this.words(args.text, flags.limit);
+  }
+
+  private async cypher(query: string): Promise<CypherSearchResult> {
+    const { splitStatements } = await import('@brandwire/knowledge');
+    const statements = splitStatements(query);
+    if (statements.length !== 1) {
+      throw usageError(
+        statements.length === 0 ? 'the --cypher query has no statement' : `--cypher takes one statement, got ${statements.length}`,
+        'run a `;` batch with `brandwire knowledge query`',
+      );
+    }
+    const reader = await openReader('search', this.session());
+    const result = await using(reader.backend, (backend) => backend.cypher(query));
+    await this.show(() => presentQueryResult(result));
+    return { ok: true, ...result };
+  }
+
+  private async words(text: string, limit: number | undefined): Promise<TextSearchResult> {
+    const model = configuredAiModel(this.session().config);
+    if (model) this.note(`AI search with ${model} is not available in this version of the tool: searching the full text instead.`);
+    const reader = await openReader('search', this.session());
+    const hits = await using(reader.backend, (backend) => backend.search(text, limit));
+    await this.show(async () => `${await presentHits(hits, text)}\n\nHint: ${CYPHER_HINT}`);
+    if (this.jsonEnabled()) this.note(`Hint: ${CYPHER_HINT}`);
+    return { ok: true, query: text, method: 'full-text', hits };
+  }
+}

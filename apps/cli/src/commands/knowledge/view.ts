@@ -1,0 +1,74 @@
+import { boolean, integer } from '@oclif/core/flags';
+import { BrandwireCommand } from '../../base-command';
+import { CliError } from '../../lib/cli-error';
+import { EXIT } from '../../lib/exit-codes';
+import { openReader } from '../../lib/knowledge-access';
+import { knowledgeFailure } from '../../lib/knowledge-errors';
+import { DEFAULT_VIEW_PORT, untilStopped, viewUrls } from '../../lib/knowledge-view';
+import { fields } from '../../lib/output';
+
+export interface ViewStarted {
+  ok: true;
+  url: string;
+  localhostUrl: string;
+  port: number;
+  via: 'gateway' | 'graph';
+}
+
+export default class KnowledgeView extends BrandwireCommand {
+  static override summary = 'Serve a web view of the knowledge graph on this machine until Ctrl-C';
+  static override description = [
+    `Serves the graph view (works offline) and a read-only /cypher?q= on 127.0.0.1 (also reachable as localhost), port ${DEFAULT_VIEW_PORT} unless --port says otherwise; --port 0 takes any free port. Reads through the running gateway when it answers, else opens the graph read-only. The browser is opened only with --open.`,
+    'With --json, one line {"ok":true,"url":…,"localhostUrl":…,"port":…,"via":…} is printed once the view is up; the command then runs until Ctrl-C (SIGINT) or SIGTERM.',
+  ].join('\n\n');
+  static override examples = ['<%= config.bin %> knowledge view --open', '<%= config.bin %> knowledge view --port 0 --json'];
+  static override flags = {
+    port: integer({ description: `port on 127.0.0.1 (default ${DEFAULT_VIEW_PORT}; 0 = any free port)`, min: 0, max: 65535, default: DEFAULT_VIEW_PORT, helpValue: '<n>' }),
+    open: boolean({ description: 'open the view in the browser' }),
+  };
+
+  /** Prints its JSON itself once the view is up (a long-running command): returns nothing for oclif to print. */
+  async run(): Promise<void> {
+    const { flags } = await this.parse(KnowledgeView);
+    const reader = await openReader('view', this.session());
+    const { startKnowledgeServer } = await import('@brandwire/knowledge-web');
+    let server: Awaited<ReturnType<typeof startKnowledgeServer>>;
+    try {
+      server = await startKnowledgeServer({ backend: reader.backend, port: flags.port, view: true });
+    } catch (error) {
+      await reader.backend.close();
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        throw new CliError('PORT_IN_USE', `port ${flags.port} on 127.0.0.1 is in use`, EXIT.error, { port: flags.port }, 'pass another --port, or --port 0 for any free port');
+      }
+      throw knowledgeFailure(error);
+    }
+    const started: ViewStarted = { ok: true, ...viewUrls(server.port), port: server.port, via: reader.via };
+    if (this.jsonEnabled()) this.logJson(started);
+    await this.show(() =>
+      [
+        'The knowledge graph view is up:',
+        fields([
+          ['url', started.url],
+          ['also', started.localhostUrl],
+          ['reading', reader.via === 'gateway' ? 'through the gateway' : 'the graph file (read-only)'],
+        ]),
+        'Press Ctrl-C to stop.',
+      ].join('\n'),
+    );
+    if (flags.open) await this.openBrowser(started.url);
+    await untilStopped();
+    await server.close();
+    await reader.backend.close();
+    this.note('Stopped the knowledge graph view.');
+  }
+
+  private async openBrowser(url: string): Promise<void> {
+    try {
+      const { default: open } = await import('open');
+      const child = await open(url);
+      child.on('error', () => this.note(`Could not open a browser: open ${url} yourself.`));
+    } catch {
+      this.note(`Could not open a browser: open ${url} yourself.`);
+    }
+  }
+}

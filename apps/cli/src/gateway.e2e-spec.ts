@@ -1,0 +1,185 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:net';
+import { join } from 'node:path';
+import { TEST_TOKENS } from '@brandwire/client/testing';
+import { type CliRun, CliSandbox, spawnCli } from './test-support/cli';
+import { exited, firstLine, freePort } from './test-support/processes';
+
+function listenOn(port: number): Promise<Server> {
+  return new Promise((done, reject) => {
+    const server = createServer((socket) => socket.destroy());
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => done(server));
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('brandwire gateway: start, status, stop and restart of the daemon, and the knowledge commands through it', () => {
+  let s: CliSandbox;
+  let config: string;
+  let port: number;
+  let statePath: string;
+  let logPath: string;
+
+  const cli = (args: readonly string[], dir = config): Promise<CliRun> => s.run(args, { config: dir, token: TEST_TOKENS.reader });
+  const writeConfig = (dir: string): void => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ knowledge: { queryPort: port } }), { mode: 0o600 });
+  };
+
+  beforeAll(async () => {
+    s = await CliSandbox.start();
+    config = s.configDir('gw');
+    port = await freePort();
+    writeConfig(config);
+    statePath = join(config, 'gateway', 'gateway.json');
+    logPath = join(config, 'gateway', 'gateway.log');
+    await s.service.customerWrites('dora', 'Can I change the delivery address?');
+    await s.run(['send', '--channel', 'acme-kakao', '--to', 'dora', '--text', 'Yes, reply with the new delivery address.'], { token: TEST_TOKENS.writer });
+    expect((await cli(['knowledge', 'install'])).code).toBe(0);
+    expect((await cli(['knowledge', 'build'])).code).toBe(0);
+  });
+  afterAll(async () => {
+    // never leave a daemon behind, whatever failed
+    await cli(['gateway', 'stop', '--timeout', '2']);
+    await s.stop();
+  });
+
+  it('says it is not running, and stop says so too (exit 0)', async () => {
+    const status = await cli(['gateway', 'status', '--json']);
+    expect(status.code).toBe(0);
+    expect(status.json()).toEqual({
+      ok: true, running: false, pid: null, port, startedAt: null, uptimeSeconds: null, answers: false, graphPath: join(config, 'knowledge', 'graph.kuzu'), logPath, statePath,
+    });
+    const stop = await cli(['gateway', 'stop']);
+    expect({ code: stop.code, stdout: stop.stdout }).toEqual({ code: 0, stdout: 'The gateway is not running.\n' });
+  });
+
+  it('starts the daemon detached, writes its state and log; a second start says it is already running', async () => {
+    const start = await cli(['gateway', 'start', '--json']);
+    expect({ code: start.code, stderr: start.stderr }).toEqual({ code: 0, stderr: '' });
+    const started = start.json<{ pid: number }>();
+    expect(started).toEqual({ ok: true, started: true, pid: expect.any(Number), port, startedAt: expect.any(String), statePath, logPath, graphPath: join(config, 'knowledge', 'graph.kuzu') });
+    expect(isAlive(started.pid)).toBe(true);
+    expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ pid: started.pid, port, graph: join(config, 'knowledge', 'graph.kuzu') });
+    expect(readFileSync(logPath, 'utf8')).toContain(`gateway started: pid ${started.pid}`);
+
+    const again = await cli(['gateway', 'start']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(new RegExp(`^The gateway is already running\\.\\npid: +${started.pid}\\nport: +${port}\\n`));
+
+    const status = await cli(['gateway', 'status', '--json']);
+    expect(status.json()).toMatchObject({ ok: true, running: true, pid: started.pid, port, answers: true, uptimeSeconds: expect.any(Number) });
+    const text = await cli(['gateway', 'status']);
+    expect(text.stdout).toMatch(new RegExp(`^The gateway is running\\.\\npid: +${started.pid}\\nport: +${port}\\nuptime: +\\d+ s\\n`));
+  });
+
+  it('serves status, search and read-only query to the knowledge commands while it holds the graph', async () => {
+    const status = await cli(['knowledge', 'status', '--json']);
+    expect(status.json()).toMatchObject({ ok: true, installed: true, via: 'gateway', nodes: { Inquiry: 1, Response: 1 } });
+    // a config folder with no graph of its own, only the gateway's port: any answer came from the gateway
+    const elsewhere = s.configDir('gw-no-graph');
+    writeConfig(elsewhere);
+    const search = await cli(['knowledge', 'search', 'delivery address', '--json'], elsewhere);
+    expect(search.code).toBe(0);
+    expect(search.json()).toMatchObject({ ok: true, hits: expect.arrayContaining([expect.objectContaining({ kind: 'inquiry', text: 'Can I change the delivery address?' })]) });
+    const cypher = await cli(['knowledge', 'search', '--cypher', 'MATCH (c:Customer) RETURN c.userKey AS who, count(*) AS n', '--json'], elsewhere);
+    expect(cypher.json()).toEqual({ ok: true, columns: ['who', 'n'], types: ['STRING', 'INT64'], rows: [['dora', 1]] });
+    const query = await cli(['knowledge', 'query', 'MATCH (r:Response) RETURN r.text; MATCH (x:Nope) RETURN x', '--json'], elsewhere);
+    expect(query.code).toBe(1);
+    expect(query.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', lines: ['#1 ok (1 row)', expect.stringMatching(/^#2 FAILED: .*Nope/)] });
+    const write = await cli(['knowledge', 'search', '--cypher', "CREATE (:Channel {key: 'x'})", '--json'], elsewhere);
+    expect(write.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', error: expect.stringMatching(/read-only/i) });
+
+    const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: elsewhere } });
+    try {
+      const started = JSON.parse(await firstLine(view)) as { url: string; via: string };
+      expect(started).toMatchObject({ ok: true, via: 'gateway' });
+      const rows = await fetch(`${started.url}cypher?q=${encodeURIComponent('MATCH (c:Customer) RETURN c.userKey')}`);
+      expect(await rows.json()).toMatchObject({ ok: true, rows: [['dora']] });
+    } finally {
+      view.kill('SIGINT');
+    }
+    await exited(view);
+    expect(view.exitCode).toBe(0);
+  });
+
+  it('refuses build and query --write while it runs, naming the gateway and `brandwire gateway stop`', async () => {
+    const state = JSON.parse(readFileSync(statePath, 'utf8')) as { pid: number };
+    const build = await cli(['knowledge', 'build', '--json']);
+    expect(build.code).toBe(1);
+    expect(build.json()).toMatchObject({ ok: false, code: 'GRAPH_LOCKED', error: expect.stringContaining(`in use by the gateway (pid ${state.pid}`), holders: [expect.objectContaining({ pid: state.pid, description: 'the gateway' })] });
+    const text = await cli(['knowledge', 'build']);
+    expect(text.stderr).toMatch(/^Error: The knowledge graph at .* is in use by the gateway \(pid \d+, read-only\).* \(GRAPH_LOCKED\)\nHint: run `brandwire gateway stop` first, then this command again\n$/);
+    const write = await cli(['knowledge', 'query', '--write', "CREATE (:Channel {key: 'x'})"]);
+    expect(write.code).toBe(1);
+    expect(write.stderr).toContain('Hint: run `brandwire gateway stop` first');
+  });
+
+  it('restarts with a new pid, and stops: the daemon exits, its state file goes, the knowledge commands open the graph again', async () => {
+    const before = (JSON.parse(readFileSync(statePath, 'utf8')) as { pid: number }).pid;
+    const restart = await cli(['gateway', 'restart', '--json']);
+    expect(restart.code).toBe(0);
+    const after = restart.json<{ pid: number; stoppedPid: number; started: boolean }>();
+    expect(after).toMatchObject({ ok: true, started: true, stoppedPid: before, port });
+    expect(after.pid).not.toBe(before);
+    expect(isAlive(before)).toBe(false);
+
+    const stop = await cli(['gateway', 'stop', '--json']);
+    expect(stop.json()).toEqual({ ok: true, stopped: true, pid: after.pid, killed: false, statePath });
+    expect(isAlive(after.pid)).toBe(false);
+    expect(existsSync(statePath)).toBe(false);
+    expect(readFileSync(logPath, 'utf8')).toMatch(/gateway stopped \(SIGTERM\)\n$/);
+    expect((await cli(['knowledge', 'status', '--json'])).json()).toMatchObject({ via: 'graph' });
+  });
+
+  it('removes the state file of a gateway that is gone', async () => {
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await exited(gone);
+    writeFileSync(statePath, JSON.stringify({ pid: gone.pid, port, graph: join(config, 'knowledge', 'graph.kuzu'), startedAt: new Date().toISOString() }));
+    const status = await cli(['gateway', 'status', '--json']);
+    expect(status.json()).toMatchObject({ ok: true, running: false, pid: null });
+    expect(existsSync(statePath)).toBe(false);
+  });
+
+  it('kills a gateway that ignores SIGTERM once --timeout has passed', async () => {
+    // stands in for a hung gateway: the same --state argument on its command line, deaf to SIGTERM
+    const hung = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); process.stdout.write('ready')", '--', '--state', statePath], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((done) => hung.stdout.once('data', done));
+    writeFileSync(statePath, JSON.stringify({ pid: hung.pid, port, graph: join(config, 'knowledge', 'graph.kuzu'), startedAt: new Date().toISOString() }));
+    const stop = await cli(['gateway', 'stop', '--timeout', '1', '--json']);
+    expect(stop.json()).toEqual({ ok: true, stopped: true, pid: hung.pid, killed: true, statePath });
+    await exited(hung);
+    expect(hung.signalCode).toBe('SIGKILL');
+    expect(existsSync(statePath)).toBe(false);
+  });
+
+  it('fails to start when another program has the port, showing the end of the log', async () => {
+    const squatter = await listenOn(port);
+    try {
+      const start = await cli(['gateway', 'start', '--json']);
+      expect(start.code).toBe(1);
+      expect(start.json()).toMatchObject({ ok: false, code: 'GATEWAY_FAILED', error: expect.stringContaining(`Port ${port} on 127.0.0.1 is already in use by another program.`), logPath });
+      expect(existsSync(statePath)).toBe(false);
+    } finally {
+      await new Promise((done) => squatter.close(done));
+    }
+  });
+
+  it('reports usage errors with exit 2', async () => {
+    for (const args of [['gateway', 'start', '--bogus'], ['gateway', 'stop', '--timeout', '0'], ['gateway', 'status', 'extra']]) {
+      const run = await cli([...args, '--json']);
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.json()).toMatchObject({ ok: false, code: 'USAGE' });
+    }
+  });
+});

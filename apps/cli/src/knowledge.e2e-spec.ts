@@ -1,0 +1,230 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TEST_TOKENS } from '@brandwire/client/testing';
+import { type CliRun, CliSandbox, spawnCli } from './test-support/cli';
+import { exited, firstLine, freePort } from './test-support/processes';
+
+describe('brandwire knowledge: install, build, search, query, status and view on a real graph', () => {
+  let s: CliSandbox;
+  let config: string;
+  let configFile: string;
+  let queryPort: number;
+
+  const kg = (args: readonly string[]): Promise<CliRun> => s.run(['knowledge', ...args], { config, token: TEST_TOKENS.reader });
+
+  beforeAll(async () => {
+    s = await CliSandbox.start();
+    config = s.configDir('kg');
+    configFile = join(config, 'config.json');
+    // a port with no gateway: these commands must open the graph themselves
+    queryPort = await freePort();
+    // written with the mode setup gives it; install must keep the mode and the query port
+    mkdirSync(config, { recursive: true, mode: 0o700 });
+    writeFileSync(configFile, JSON.stringify({ knowledge: { queryPort } }), { mode: 0o600 });
+
+    await s.service.customerWrites('alice', 'My card payment failed, can I get a refund?');
+    await s.run(['send', '--channel', 'acme-kakao', '--to', 'alice', '--text', 'The refund goes back to your card within three days.'], { token: TEST_TOKENS.writer });
+    await s.service.customerWrites('bob', 'Where is my parcel?');
+    await s.service.customerWrites('bob', 'It was due yesterday.');
+    await s.run(['send', '--channel', 'acme-kakao', '--to', 'bob', '--text', 'Your parcel left the depot today.'], { token: TEST_TOKENS.writer });
+    await s.service.call('POST', '/sandbox/customers/bob/end', { brandKey: 'acme-kakao' });
+    const photo = await s.service.call('POST', '/sandbox/customers/carol/messages', { brandKey: 'acme-kakao', attachments: [{ type: 'photo', caption: 'the broken lid' }] });
+    expect(photo.status).toBe(200);
+  });
+  afterAll(async () => {
+    await s.stop();
+  });
+
+  it('says the graph is not installed before install', async () => {
+    const run = await kg(['status', '--json']);
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual({
+      ok: true, installed: false, enabled: false, queryPort, graphPath: join(config, 'knowledge', 'graph.kuzu'), via: 'none', kuzuVersion: null, nodes: {}, relations: {}, ftsIndexes: [],
+    });
+  });
+
+  it('installs the schema and enables the feature; a second install creates nothing and keeps the config file private', async () => {
+    const first = await kg(['install', '--json']);
+    expect(first.code).toBe(0);
+    expect(first.json()).toMatchObject({
+      ok: true, kuzuVersion: '0.11.3', graphPath: join(config, 'knowledge', 'graph.kuzu'), enabled: true, configPath: configFile,
+      createdTables: expect.arrayContaining(['Channel', 'Customer', 'Conversation', 'Inquiry', 'Response', 'Attachment', 'ASKED']),
+      createdIndexes: ['inquiry_text', 'response_text'],
+    });
+    const second = await kg(['install']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('The knowledge graph was installed already; nothing to create.');
+    expect(statSync(configFile).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(configFile, 'utf8'))).toEqual({ knowledge: { queryPort, enabled: true } });
+  });
+
+  it('builds the graph from the consultations of the service; a second build adds nothing', async () => {
+    const build = await kg(['build', '--channel', 'acme-kakao', '--json']);
+    expect({ code: build.code, stderr: build.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(build.json()).toMatchObject({
+      ok: true, channel: 'acme-kakao', attachmentHost: 'talk-cdn.sandbox.invalid', conversations: 3, newConversations: 3, grownConversations: 0, skipped: [],
+      addedNodes: { Channel: 1, Customer: 3, Conversation: 3, Inquiry: 4, Response: 2, Attachment: 1 },
+    });
+    const again = await kg(['build', '--json']);
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ ok: true, channel: null, conversations: 3, newConversations: 0, grownConversations: 0, addedNodes: {}, addedRelations: {} });
+    const text = await kg(['build']);
+    expect(text.stdout).toMatch(/^Read 3 conversations \(\d+ messages\) in [\d.]+ s: 0 new, 0 grown\.\n/);
+  });
+
+  it('shows the counts per table in status, read from the graph file', async () => {
+    const run = await kg(['status', '--json']);
+    expect(run.json()).toMatchObject({
+      ok: true, installed: true, enabled: true, via: 'graph', kuzuVersion: '0.11.3', ftsIndexes: ['inquiry_text', 'response_text'],
+      nodes: { Channel: 1, Customer: 3, Conversation: 3, Inquiry: 4, Response: 2, Attachment: 1 },
+      relations: expect.objectContaining({ HAS_CUSTOMER: 3, HAS_CONVERSATION: 3, ASKED: 4, ENDED: 1, HAS_ATTACHMENT: 1 }),
+    });
+    const text = await kg(['status']);
+    expect(text.stdout).toMatch(/installed: +yes/);
+    expect(text.stdout).toMatch(/│ node +│ Inquiry +│ 4 +│/);
+  });
+
+  it('answers search --cypher --json with columns, Kuzu type names and JSON-typed values', async () => {
+    const run = await kg(['search', '--cypher', 'MATCH (c:Conversation) RETURN c.userKey AS who, c.lines AS lines, c.ended AS ended, c.startedAt AS started, 9007199254740993 AS big ORDER BY who', '--json']);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const result = run.json<{ ok: boolean; columns: string[]; types: string[]; rows: unknown[][] }>();
+    expect(result.columns).toEqual(['who', 'lines', 'ended', 'started', 'big']);
+    expect(result.types).toEqual(['STRING', 'INT64', 'BOOL', 'TIMESTAMP', 'INT64']);
+    expect(result.rows).toEqual([
+      ['alice', 3, false, expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/), '9007199254740993'],
+      ['bob', expect.any(Number), true, expect.any(String), '9007199254740993'],
+      ['carol', 2, false, expect.any(String), '9007199254740993'],
+    ]);
+    const text = await kg(['search', '--cypher', 'MATCH (i:Inquiry)-[:HAS_ATTACHMENT]->(a:Attachment) RETURN a.type, a.caption, i.convId']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/│ a\.type │ a\.caption +│ i\.convId │/);
+    expect(text.stdout).toMatch(/│ photo +│ the broken lid │ \S+ +│\n└[─┴]+┘\n\(1 row\)\n$/);
+  });
+
+  it('refuses a write in search --cypher: the graph is opened read-only', async () => {
+    const run = await kg(['search', '--cypher', "CREATE (:Channel {key: 'sneaky'})", '--json']);
+    expect(run.code).toBe(1);
+    expect(run.json()).toEqual({ ok: false, error: expect.stringMatching(/read-only/i), code: 'BAD_QUERY' });
+    const text = await kg(['search', '--cypher', "CREATE (:Channel {key: 'sneaky'})"]);
+    expect(text.stderr).toContain('Hint: writes and DDL need `brandwire knowledge query --write`');
+    const count = await kg(['search', '--cypher', 'MATCH (c:Channel) RETURN count(*) AS n', '--json']);
+    expect(count.json()).toMatchObject({ rows: [[1]] });
+  });
+
+  it('searches the words of past inquiries and responses and points to --cypher', async () => {
+    const run = await kg(['search', 'refund', '--json']);
+    expect(run.code).toBe(0);
+    const result = run.json<{ ok: boolean; query: string; method: string; hits: Array<{ kind: string; text: string; role: string }> }>();
+    expect(result).toMatchObject({ ok: true, query: 'refund', method: 'full-text' });
+    expect(result.hits.map((h) => [h.kind, h.role, h.text])).toEqual(
+      expect.arrayContaining([
+        ['inquiry', 'customer', 'My card payment failed, can I get a refund?'],
+        ['response', 'agent', 'The refund goes back to your card within three days.'],
+      ]),
+    );
+    expect(run.stderr).toContain('Hint: for exact questions, query the graph with --cypher');
+    const text = await kg(['search', 'parcel']);
+    expect(text.stdout).toMatch(/│ SCORE │ KIND +│ ROLE +│ CONV ID │ TURN │ TIME +│ TEXT +│/);
+    expect(text.stdout).toContain('Where is my parcel?');
+    expect(text.stdout).toContain('Hint: for exact questions, query the graph with --cypher');
+    const none = await kg(['search', 'zeppelin']);
+    expect(none.stdout).toMatch(/^Nothing in the graph matches "zeppelin"\./);
+  });
+
+  it('says AI search is not available in this version when a model is configured, and searches the full text', async () => {
+    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, 'utf8')), gateway: { ai: { provider: 'openai', model: 'gpt-test' } } }), { mode: 0o600 });
+    try {
+      const run = await kg(['search', 'refund', '--json']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain('AI search with openai/gpt-test is not available in this version of the tool: searching the full text instead.');
+      expect(run.json()).toMatchObject({ ok: true, method: 'full-text', hits: expect.arrayContaining([expect.objectContaining({ kind: 'inquiry' })]) });
+    } finally {
+      writeFileSync(configFile, JSON.stringify({ knowledge: { queryPort, enabled: true } }), { mode: 0o600 });
+    }
+  });
+
+  it('reports each statement of a batch, stops at a failed #2 with exit 1, and goes on with --continue-on-error', async () => {
+    const batch = 'MATCH (c:Customer) RETURN count(*) AS customers; MATCH (x:Nope) RETURN x; MATCH (i:Inquiry) RETURN count(*) AS inquiries';
+    const stops = await kg(['query', batch]);
+    expect(stops.code).toBe(1);
+    expect(stops.stdout).toMatch(/^#1 ok \(1 row\)\n.*customers.*\n.*3.*\n\(1 row\)\n#2 FAILED: .*Nope.*\n#3 skipped\n$/s);
+    expect(stops.stderr).toMatch(/^Error: #2 FAILED: .*Nope.* \(BAD_QUERY\)\n$/);
+    const goesOn = await kg(['query', '--continue-on-error', batch, '--json']);
+    expect(goesOn.code).toBe(1);
+    const report = goesOn.json<{ ok: boolean; code: string; lines: string[]; statements: Array<{ index: number; ok: boolean; result?: { rows: unknown[][] } }> }>();
+    expect(report).toMatchObject({ ok: false, code: 'BAD_QUERY', error: expect.stringMatching(/^#2 FAILED: /) });
+    expect(report.lines).toEqual(['#1 ok (1 row)', expect.stringMatching(/^#2 FAILED: .*Nope/), '#3 ok (1 row)']);
+    expect(report.statements[2]).toMatchObject({ index: 3, ok: true, result: { columns: ['inquiries'], types: ['INT64'], rows: [[4]] } });
+    const fine = await kg(['query', 'MATCH (c:Customer) RETURN count(*) AS n; MATCH (r:Response) RETURN count(*) AS n', '--json']);
+    expect(fine.code).toBe(0);
+    expect(fine.json()).toMatchObject({ ok: true, via: 'graph', lines: ['#1 ok (1 row)', '#2 ok (1 row)'] });
+  });
+
+  it('refuses writes and DDL without --write, and runs them with it', async () => {
+    const ddl = "CREATE NODE TABLE Note(id STRING PRIMARY KEY, text STRING); CREATE (:Note {id: 'n1', text: 'call back on Monday'})";
+    const refused = await kg(['query', ddl]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/^#1 FAILED: .*read-only.*\n#2 skipped\n$/i);
+    expect(refused.stderr).toContain('Hint: writes and DDL need `brandwire knowledge query --write`');
+    const written = await kg(['query', '--write', ddl, '--json']);
+    expect({ code: written.code, stderr: written.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(written.json()).toMatchObject({ ok: true, lines: ['#1 ok (1 row)', '#2 ok (0 rows)'] });
+    const read = await kg(['query', 'MATCH (n:Note) RETURN n.id, n.text', '--json']);
+    expect(read.json()).toMatchObject({ ok: true, statements: [{ ok: true, result: { rows: [['n1', 'call back on Monday']] } }] });
+  });
+
+  it('serves the view on 127.0.0.1 until Ctrl-C; a build meanwhile is refused naming the view as the holder', async () => {
+    const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_TOKEN: TEST_TOKENS.reader } });
+    try {
+      const started = JSON.parse(await firstLine(view)) as { ok: boolean; url: string; localhostUrl: string; port: number; via: string };
+      expect(started).toEqual({ ok: true, url: `http://127.0.0.1:${started.port}/`, localhostUrl: `http://localhost:${started.port}/`, port: expect.any(Number), via: 'graph' });
+      const page = await fetch(started.url);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      const cypher = await fetch(`${started.url}cypher?q=${encodeURIComponent('MATCH (c:Customer) RETURN c.userKey AS who ORDER BY who')}`);
+      expect(await cypher.json()).toMatchObject({ ok: true, columns: ['who'], rows: [['alice'], ['bob'], ['carol']] });
+
+      const build = await kg(['build', '--json']);
+      expect(build.code).toBe(1);
+      expect(build.json()).toMatchObject({ ok: false, code: 'GRAPH_LOCKED', error: expect.stringContaining('brandwire knowledge view (pid'), holders: [expect.objectContaining({ description: 'brandwire knowledge view', readOnly: true })] });
+      const reader = await kg(['status', '--json']);
+      expect(reader.json()).toMatchObject({ ok: true, installed: true, via: 'graph' });
+    } finally {
+      view.kill('SIGINT');
+    }
+    await exited(view);
+    expect(view.exitCode).toBe(0);
+  });
+
+  it('reports usage errors with exit 2', async () => {
+    const cases: Array<[string[], string]> = [
+      [['search', '--json'], 'nothing to search for'],
+      [['search', 'refund', '--cypher', 'MATCH (n) RETURN n', '--json'], 'either words to search for or --cypher'],
+      [['search', '--cypher', 'MATCH (a:Channel) RETURN a; MATCH (b:Channel) RETURN b', '--json'], '--cypher takes one statement, got 2'],
+      [['query', '--json'], 'Missing 1 required arg'],
+      [['query', ' ; ', '--json'], 'the query has no statement'],
+      [['view', '--port', '70000', '--json'], 'less than or equal to 65535'],
+      [['build', '--attachment-host', 'https://cdn.example.com/x', '--json'], '--attachment-host must be a host name'],
+      [['status', '--bogus', '--json'], 'Nonexistent flag: --bogus'],
+    ];
+    for (const [args, message] of cases) {
+      const run = await kg(args);
+      expect({ args, code: run.code }).toEqual({ args, code: 2 });
+      expect(run.json()).toEqual({ ok: false, error: expect.stringContaining(message), code: 'USAGE' });
+    }
+  });
+
+  it('needs a key for build (exit 4) and install before build or search', async () => {
+    const fresh = s.configDir('kg-fresh');
+    mkdirSync(fresh, { recursive: true, mode: 0o700 });
+    writeFileSync(join(fresh, 'config.json'), JSON.stringify({ knowledge: { queryPort } }), { mode: 0o600 });
+    const noKey = await s.run(['knowledge', 'build', '--json'], { config: fresh });
+    expect(noKey.code).toBe(4);
+    expect(noKey.json()).toMatchObject({ ok: false, code: 'AUTH_REQUIRED' });
+    const search = await s.run(['knowledge', 'search', 'refund', '--json'], { config: fresh });
+    expect(search.code).toBe(1);
+    expect(search.json()).toMatchObject({ ok: false, code: 'GRAPH_MISSING' });
+    const text = await s.run(['knowledge', 'search', 'refund'], { config: fresh });
+    expect(text.stderr).toContain('Hint: run `brandwire knowledge install`, then `brandwire knowledge build`');
+  });
+});

@@ -1,0 +1,114 @@
+import { resolve } from 'node:path';
+import { CliError } from './cli-error';
+import type { StoredConfig } from './config-store';
+import { gatewayStatePath, knowledgeGraphPath } from './data-dir';
+import { EXIT } from './exit-codes';
+import { gatewayLogPath, logTail, runsGateway, spawnDetached, terminate, waitUntil } from './gateway-process';
+import { type GatewayState, readGatewayState, removeGatewayState } from './gateway-state';
+import { queryPortOf } from './knowledge-settings';
+
+/** How long start waits for the query API to answer, and stop for the daemon to exit before SIGKILL. */
+const START_TIMEOUT_MS = 10_000;
+export const DEFAULT_STOP_GRACE_SECONDS = 10;
+
+export interface GatewayPaths {
+  statePath: string;
+  logPath: string;
+  graphPath: string;
+}
+
+export function gatewayPaths(): GatewayPaths {
+  // absolute, as the daemon records them: its command line is matched against the state path
+  const statePath = resolve(gatewayStatePath());
+  return { statePath, logPath: gatewayLogPath(statePath), graphPath: resolve(knowledgeGraphPath()) };
+}
+
+/** The gateway's state when its process is running; a state file left by a gateway that is gone is removed. */
+export function runningGateway(paths: GatewayPaths = gatewayPaths()): GatewayState | undefined {
+  const state = readGatewayState(paths.statePath);
+  if (state && runsGateway(state.pid, paths.statePath)) return state;
+  if (state) removeGatewayState(paths.statePath);
+  return undefined;
+}
+
+export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string } & GatewayPaths;
+
+/** Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer. */
+export async function startGateway(config: StoredConfig): Promise<GatewayStartResult> {
+  const paths = gatewayPaths();
+  const running = runningGateway(paths);
+  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, ...paths };
+  const port = queryPortOf(config);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new CliError('CONFIG', `knowledge.queryPort in the config file must be a port from 1 to 65535, got ${JSON.stringify(port)}`, EXIT.error);
+  }
+  const { gatewayAnswers } = await import('@brandwire/knowledge-web');
+  if (await gatewayAnswers(port)) {
+    throw new CliError('PORT_IN_USE', `a gateway this tool did not start (another config folder?) already answers on port ${port}`, EXIT.error, { port }, 'stop that gateway, or set another knowledge.queryPort in the config file');
+  }
+  const daemon = await spawnDetached(['--graph', paths.graphPath, '--state', paths.statePath, '--port', String(port)], paths.logPath);
+  const ready = async (): Promise<boolean> => readGatewayState(paths.statePath)?.pid === daemon.pid && (await gatewayAnswers(port));
+  if (!(await waitUntil(ready, daemon, START_TIMEOUT_MS))) {
+    if (!daemon.exited()) await terminate(daemon.pid, 2000);
+    const tail = logTail(paths.logPath);
+    throw new CliError('GATEWAY_FAILED', `the gateway did not start${daemon.exited() ? '' : ` within ${START_TIMEOUT_MS / 1000} s`}${tail ? `; its log ${paths.logPath} ends with:\n${tail}` : ''}`, EXIT.error, { logPath: paths.logPath });
+  }
+  const state = readGatewayState(paths.statePath);
+  return { ok: true, started: true, pid: daemon.pid, port, startedAt: state?.startedAt ?? new Date().toISOString(), ...paths };
+}
+
+export interface GatewayStopResult {
+  ok: true;
+  /** false when it was not running */
+  stopped: boolean;
+  pid: number | null;
+  /** it ignored SIGTERM and was killed */
+  killed: boolean;
+  statePath: string;
+}
+
+/** SIGTERM to the gateway and waits until it is gone (SIGKILL after `graceSeconds`); not running is no failure. */
+export async function stopGateway(graceSeconds = DEFAULT_STOP_GRACE_SECONDS): Promise<GatewayStopResult> {
+  const paths = gatewayPaths();
+  const running = runningGateway(paths);
+  if (!running) return { ok: true, stopped: false, pid: null, killed: false, statePath: paths.statePath };
+  const how = await terminate(running.pid, graceSeconds * 1000);
+  // a gateway that was killed could not remove its state file
+  if (readGatewayState(paths.statePath)?.pid === running.pid) removeGatewayState(paths.statePath);
+  return { ok: true, stopped: true, pid: running.pid, killed: how === 'killed', statePath: paths.statePath };
+}
+
+export interface GatewayStatusResult {
+  ok: true;
+  running: boolean;
+  pid: number | null;
+  port: number;
+  startedAt: string | null;
+  uptimeSeconds: number | null;
+  /** its query API answered just now */
+  answers: boolean;
+  graphPath: string;
+  logPath: string;
+  statePath: string;
+}
+
+export async function gatewayStatus(config: StoredConfig): Promise<GatewayStatusResult> {
+  const paths = gatewayPaths();
+  const running = runningGateway(paths);
+  const port = running?.port ?? queryPortOf(config);
+  const { gatewayAnswers } = await import('@brandwire/knowledge-web');
+  const answers = running !== undefined && (await gatewayAnswers(port));
+  const started = running ? Date.parse(running.startedAt) : NaN;
+  return {
+    ok: true,
+    running: running !== undefined,
+    pid: running?.pid ?? null,
+    port,
+    startedAt: running?.startedAt ?? null,
+    uptimeSeconds: Number.isNaN(started) ? null : Math.max(0, Math.round((Date.now() - started) / 1000)),
+    answers,
+    graphPath: running?.graph ?? paths.graphPath,
+    logPath: paths.logPath,
+    statePath: paths.statePath,
+  };
+}

@@ -1,0 +1,56 @@
+import type { KnowledgeGraph } from '@brandwire/knowledge';
+import type { KnowledgeBackend } from '@brandwire/knowledge-web';
+import type { Session } from './config-store';
+import { knowledgeGraphPath } from './data-dir';
+import { readGatewayState } from './gateway-state';
+import { knowledgeFailure } from './knowledge-errors';
+import { queryPortOf } from './knowledge-settings';
+
+/** Where a reading command reads the graph: through the running gateway's query API, or the graph opened here. */
+export interface KnowledgeReader {
+  backend: KnowledgeBackend;
+  via: 'gateway' | 'graph';
+  /** the gateway's query port when `via` is gateway */
+  port?: number;
+}
+
+/** `brandwire knowledge <command>`: the holder name other processes see while this one has the graph open. */
+function holderOf(command: string): string {
+  return `brandwire knowledge ${command}`;
+}
+
+/**
+ * status, search, view and read-only query: through the gateway when it answers on its query port (it holds
+ * the graph then), else the graph opened read-only in this process.
+ */
+export async function openReader(command: string, session: Session): Promise<KnowledgeReader> {
+  const port = queryPortOf(session.config);
+  const { gatewayAnswers, gatewayBackend, graphBackend } = await import('@brandwire/knowledge-web');
+  if (await gatewayAnswers(port)) return { backend: gatewayBackend(port), via: 'gateway', port };
+  const graph = await openGraph(command, { readOnly: true });
+  return { backend: graphBackend(graph), via: 'graph' };
+}
+
+/**
+ * The graph opened in this process; for writing unless `readOnly`. Never through the gateway: a writer needs it
+ * stopped, and a refusal (GRAPH_LOCKED) says so when the gateway is the holder.
+ */
+export async function openGraph(command: string, options: { readOnly?: boolean } = {}): Promise<KnowledgeGraph> {
+  const { KnowledgeGraph } = await import('@brandwire/knowledge');
+  try {
+    return await KnowledgeGraph.open(knowledgeGraphPath(), { readOnly: options.readOnly === true, holder: holderOf(command) });
+  } catch (error) {
+    throw knowledgeFailure(error, readGatewayState()?.pid);
+  }
+}
+
+/** Runs `work` and closes what it used, also when it failed; knowledge failures become the tool's errors. */
+export async function using<R extends { close(): Promise<void> }, T>(resource: R, work: (r: R) => Promise<T>): Promise<T> {
+  try {
+    return await work(resource);
+  } catch (error) {
+    throw knowledgeFailure(error, readGatewayState()?.pid);
+  } finally {
+    await resource.close();
+  }
+}
