@@ -1,8 +1,9 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_TOKENS } from '@brandwire/client/testing';
-import { type CliRun, CliSandbox, spawnCli } from './test-support/cli';
+import { type CliRun, CliSandbox, LAUNCHER, spawnCli } from './test-support/cli';
 import { exited, firstLine, freePort } from './test-support/processes';
+import { Pty, plain } from './test-support/pty';
 
 describe('brandwire knowledge: install, build, search, query, status and view on a real graph', () => {
   let s: CliSandbox;
@@ -70,6 +71,18 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(again.json()).toMatchObject({ ok: true, channel: null, conversations: 3, newConversations: 0, grownConversations: 0, addedNodes: {}, addedRelations: {} });
     const text = await kg(['build']);
     expect(text.stdout).toMatch(/^Read 3 conversations \(\d+ messages\) in [\d.]+ s: 0 new, 0 grown\.\n/);
+  });
+
+  it('shows a progress bar while building on a terminal, and none with --json', async () => {
+    const env = { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_TOKEN: TEST_TOKENS.reader, BRANDWIRE_CONFIG_DIR: config };
+    const tty = new Pty(`${LAUNCHER} knowledge build`, env);
+    expect(await tty.exit()).toBe(0);
+    expect(plain(tty.output)).toMatch(/░{24} reading: \d+ conversations, \d+ messages read/);
+    expect(plain(tty.output)).toMatch(/█{24} done: 3 conversations, \d+ messages read/);
+    expect(plain(tty.output)).toContain('Read 3 conversations');
+    const json = new Pty(`${LAUNCHER} knowledge build --json`, env);
+    expect(await json.exit()).toBe(0);
+    expect(plain(json.output)).toMatch(/^\{"ok":true,[^\n]*\}\n$/);
   });
 
   it('shows the counts per table in status, read from the graph file', async () => {

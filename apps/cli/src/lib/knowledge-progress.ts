@@ -23,6 +23,8 @@ export async function buildProgressDisplay(enabled: boolean): Promise<BuildProgr
     format: '{bar} {phase}: {conversations} conversations, {messages} messages read',
     stream: process.stderr,
     barsize: 24,
+    barCompleteChar: '█',
+    barIncompleteChar: '░',
     hideCursor: true,
     clearOnComplete: true,
   });
