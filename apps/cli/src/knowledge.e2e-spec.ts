@@ -227,6 +227,13 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     }
   });
 
+  it("fails a build of a channel the key may not read with the service's error, adding nothing", async () => {
+    const run = await kg(['build', '--channel', 'globex-kakao', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.json()).toMatchObject({ ok: false, code: 'FORBIDDEN', status: 403 });
+    expect((await kg(['status', '--json'])).json()).toMatchObject({ nodes: { Channel: 1, Conversation: 3 } });
+  });
+
   it('needs a key for build (exit 4) and install before build or search', async () => {
     const fresh = s.configDir('kg-fresh');
     mkdirSync(fresh, { recursive: true, mode: 0o700 });

@@ -45,7 +45,7 @@ export async function openGraph(command: string, options: { readOnly?: boolean }
 }
 
 /** Runs `work` and closes what it used, also when it failed; knowledge failures become the tool's errors. */
-export async function using<R extends { close(): Promise<void> }, T>(resource: R, work: (r: R) => Promise<T>): Promise<T> {
+export async function closing<R extends { close(): Promise<void> }, T>(resource: R, work: (r: R) => Promise<T>): Promise<T> {
   try {
     return await work(resource);
   } catch (error) {

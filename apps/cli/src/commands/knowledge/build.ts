@@ -3,7 +3,7 @@ import { string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import { connect } from '../../lib/connect';
 import { knowledgeGraphPath } from '../../lib/data-dir';
-import { openGraph, using } from '../../lib/knowledge-access';
+import { closing, openGraph } from '../../lib/knowledge-access';
 import { DEFAULT_ATTACHMENT_HOST, checkAttachmentHost } from '../../lib/knowledge-build';
 import { presentBuild } from '../../lib/knowledge-present';
 import { buildProgressDisplay } from '../../lib/knowledge-progress';
@@ -33,7 +33,7 @@ export default class KnowledgeBuild extends BrandwireCommand {
     const session = this.session();
     const client = await connect(session);
     const { streamConversations } = await import('@brandwire/client');
-    const report = await using(await openGraph('build'), async (graph) => {
+    const report = await closing(await openGraph('build'), async (graph) => {
       const progress = await buildProgressDisplay(!this.jsonEnabled());
       try {
         const conversations = streamConversations(client, { channel: flags.channel, onPage: (page) => progress.page(page) });

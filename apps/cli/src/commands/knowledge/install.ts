@@ -1,6 +1,6 @@
 import { BrandwireCommand } from '../../base-command';
 import { knowledgeGraphPath } from '../../lib/data-dir';
-import { openGraph, using } from '../../lib/knowledge-access';
+import { closing, openGraph } from '../../lib/knowledge-access';
 import { knowledgeFailure } from '../../lib/knowledge-errors';
 import { enableKnowledge } from '../../lib/knowledge-settings';
 import { fields } from '../../lib/output';
@@ -32,7 +32,7 @@ export default class KnowledgeInstall extends BrandwireCommand {
     } catch (error) {
       throw knowledgeFailure(error);
     }
-    const report = await using(await openGraph('install'), (graph) => graph.install());
+    const report = await closing(await openGraph('install'), (graph) => graph.install());
     enableKnowledge(session);
     const result: InstallResult = {
       ok: true,

@@ -4,7 +4,7 @@ import { boolean } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import { CliError, usageError } from '../../lib/cli-error';
 import { EXIT } from '../../lib/exit-codes';
-import { openGraph, openReader, using } from '../../lib/knowledge-access';
+import { closing, openGraph, openReader } from '../../lib/knowledge-access';
 import { readOnlyBatch } from '../../lib/knowledge-batch';
 import { WRITE_HINT, isReadOnlyRefusal } from '../../lib/knowledge-errors';
 import { presentBatch } from '../../lib/knowledge-present';
@@ -37,11 +37,11 @@ export default class KnowledgeQuery extends BrandwireCommand {
     let report: BatchReport;
     let via: 'gateway' | 'graph' = 'graph';
     if (flags.write) {
-      report = await using(await openGraph('query --write'), (graph) => graph.queryBatch(args.query, { write: true, continueOnError }));
+      report = await closing(await openGraph('query --write'), (graph) => graph.queryBatch(args.query, { write: true, continueOnError }));
     } else {
       const reader = await openReader('query', this.session());
       via = reader.via;
-      report = await using(reader.backend, (backend) => readOnlyBatch(backend, statements, continueOnError));
+      report = await closing(reader.backend, (backend) => readOnlyBatch(backend, statements, continueOnError));
     }
     await this.show(() => presentBatch(report));
     if (!report.ok) {

@@ -3,7 +3,7 @@ import { string as stringArg } from '@oclif/core/args';
 import { integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import { usageError } from '../../lib/cli-error';
-import { openReader, using } from '../../lib/knowledge-access';
+import { closing, openReader } from '../../lib/knowledge-access';
 import { presentHits, presentQueryResult } from '../../lib/knowledge-present';
 import { configuredAiModel } from '../../lib/knowledge-settings';
 
@@ -59,7 +59,7 @@ export default class KnowledgeSearch extends BrandwireCommand {
       );
     }
     const reader = await openReader('search', this.session());
-    const result = await using(reader.backend, (backend) => backend.cypher(query));
+    const result = await closing(reader.backend, (backend) => backend.cypher(query));
     await this.show(() => presentQueryResult(result));
     return { ok: true, ...result };
   }
@@ -68,7 +68,7 @@ export default class KnowledgeSearch extends BrandwireCommand {
     const model = configuredAiModel(this.session().config);
     if (model) this.note(`AI search with ${model} is not available in this version of the tool: searching the full text instead.`);
     const reader = await openReader('search', this.session());
-    const hits = await using(reader.backend, (backend) => backend.search(text, limit));
+    const hits = await closing(reader.backend, (backend) => backend.search(text, limit));
     await this.show(async () => `${await presentHits(hits, text)}\n\nHint: ${CYPHER_HINT}`);
     if (this.jsonEnabled()) this.note(`Hint: ${CYPHER_HINT}`);
     return { ok: true, query: text, method: 'full-text', hits };

@@ -1,6 +1,6 @@
 import { BrandwireCommand } from '../../base-command';
 import { CliError } from '../../lib/cli-error';
-import { type KnowledgeReader, openReader, using } from '../../lib/knowledge-access';
+import { type KnowledgeReader, closing, openReader } from '../../lib/knowledge-access';
 import { type KnowledgeStatusView, presentStatus } from '../../lib/knowledge-present';
 import { knowledgeSettings } from '../../lib/knowledge-settings';
 
@@ -19,7 +19,7 @@ export default class KnowledgeStatus extends BrandwireCommand {
     let result: StatusResult = { ...base, installed: false, via: 'none', kuzuVersion: null, nodes: {}, relations: {}, ftsIndexes: [] };
     const reader = await this.reader();
     if (reader) {
-      const graph = await using(reader.backend, (backend) => backend.status());
+      const graph = await closing(reader.backend, (backend) => backend.status());
       result = { ...base, installed: graph.installed, via: reader.via, kuzuVersion: graph.kuzuVersion, nodes: graph.nodes, relations: graph.relations, ftsIndexes: graph.ftsIndexes };
     }
     await this.show(() => presentStatus(result));
