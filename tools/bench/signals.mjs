@@ -20,6 +20,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startChildServer } from './lib/child-server.mjs';
 import { stopAll, track } from './lib/children.mjs';
+import { cpuSeconds } from './lib/proc-cpu.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
@@ -138,10 +139,21 @@ async function main() {
     const result = { node: process.version, customerMessagesRefused: 0 };
 
     if (PHASES.has('latency')) {
+      const cpuBefore = cpuSeconds(api.pid);
       const sent = await paced(api.url, RATE, SECONDS);
       await until(() => sent.every((s) => hook.arrivals.has(s.key)), 30_000);
+      const apiCpuMs = ((cpuSeconds(api.pid) ?? NaN) - (cpuBefore ?? NaN)) * 1000;
       const latencies = sent.filter((s) => hook.arrivals.has(s.key)).map((s) => hook.arrivals.get(s.key) - s.sentAt).sort((a, b) => a - b);
-      result.latencyAtRate = { rate: RATE, messages: sent.length, received: latencies.length, p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99) };
+      result.latencyAtRate = {
+        rate: RATE,
+        messages: sent.length,
+        received: latencies.length,
+        p50Ms: pct(latencies, 50),
+        p99Ms: pct(latencies, 99),
+        // the API's CPU time per customer message (control call, sandbox, callback, journal, delivery): what the
+        // service itself costs, whatever else the machine is doing
+        apiCpuMsPerMessage: Math.round((apiCpuMs / sent.length) * 100) / 100,
+      };
     }
 
     if (PHASES.has('throughput')) {

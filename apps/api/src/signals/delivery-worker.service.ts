@@ -13,7 +13,7 @@ const IDLE_POLL_MS = 250;
 const BATCH = 2_000;
 const PARALLEL_CUSTOMERS = 64;
 const OPEN_CIRCUIT_AFTER = 8;
-const MAX_PAUSE_MS = 30_000;
+const MAX_PAUSE_MS = 5_000;
 
 /** The webhook-id of a signal: stable across retries and instances, so receivers can drop duplicates. */
 export function webhookId(signal: { channelKey: string; seq: number; part: number }): string {
@@ -126,7 +126,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return held;
   }
 
-  /** An endpoint that took nothing in a round is left alone for a while (250 ms, doubling, at most 30 s). */
+  /** An endpoint that took nothing in a round is left alone for a while (250 ms, doubling, at most 5 s). */
   private afterRound(channelKey: string, round: { delivered: number; failed: number }): void {
     if (round.delivered > 0 || round.failed === 0) {
       this.failedRounds.delete(channelKey);
@@ -151,6 +151,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async deliverChannel(channelKey: string, url: string, secret: string, now: number, lease: { lost: boolean }): Promise<{ delivered: number; failed: number }> {
+    if (this.failedRounds.has(channelKey) && !(await this.probe(channelKey, url, secret, now))) return { delivered: 0, failed: 1 };
     const pending = await this.store.signals.pending(channelKey, BATCH);
     const chains = new Map<string, SignalRecord[]>();
     for (const signal of pending) {
@@ -171,6 +172,26 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     // The endpoint answered: whatever waits for a retry is due now, so a receiver that is back gets it all.
     if (round.delivered.length > 0) await this.store.signals.expedite(channelKey, now);
     return { delivered: round.delivered.length, failed: round.failed.length };
+  }
+
+  /**
+   * After failed rounds, one attempt with the channel's oldest pending signal, due or not: the signals are all
+   * waiting out their back-off then, and without a probe a receiver that is back would wait as long. When it
+   * answers, everything pending is due at once.
+   */
+  private async probe(channelKey: string, url: string, secret: string, now: number): Promise<boolean> {
+    const [oldest] = await this.store.signals.pending(channelKey, 1);
+    if (!oldest) return true;
+    const attempt = await this.sender.send(url, secret, webhookId(oldest), JSON.stringify(oldest.payload), Date.now());
+    if (!attempt.ok) {
+      const attempts = oldest.attempts + 1;
+      const dead = retryPeriodOver(oldest.createdMs, now);
+      await this.store.signals.markFailed([{ key: oldest, nextAttemptMs: Math.max(oldest.nextAttemptMs, now + retryDelayMs(attempts, Math.random())), error: attempt.error ?? 'failed', dead }]);
+      return false;
+    }
+    await this.store.signals.markDelivered([oldest]);
+    await this.store.signals.expedite(channelKey, now);
+    return true;
   }
 
   /**
