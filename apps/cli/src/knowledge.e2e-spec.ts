@@ -14,7 +14,8 @@ describe('brandwire knowledge: install, build, search, query, status and view on
   const kg = (args: readonly string[]): Promise<CliRun> => s.run(['knowledge', ...args], { config, token: TEST_TOKENS.reader });
 
   beforeAll(async () => {
-    s = await CliSandbox.start();
+    // not the default host: build must take the one the service tells
+    s = await CliSandbox.start({ ATTACHMENT_HOST: 'cdn.acme.test' });
     config = s.configDir('kg');
     configFile = join(config, 'config.json');
     // a port with no gateway: these commands must open the graph themselves
@@ -63,7 +64,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     const build = await kg(['build', '--channel', 'acme-kakao', '--json']);
     expect({ code: build.code, stderr: build.stderr }).toEqual({ code: 0, stderr: '' });
     expect(build.json()).toMatchObject({
-      ok: true, channel: 'acme-kakao', attachmentHost: 'talk-cdn.sandbox.invalid', conversations: 3, newConversations: 3, grownConversations: 0, skipped: [],
+      ok: true, channel: 'acme-kakao', attachmentHost: 'cdn.acme.test', conversations: 3, newConversations: 3, grownConversations: 0, skipped: [],
       addedNodes: { Channel: 1, Customer: 3, Conversation: 3, Inquiry: 4, Response: 2, Attachment: 1 },
     });
     const again = await kg(['build', '--json']);

@@ -33,6 +33,8 @@ export interface MeResponse {
   name: string;
   scope: Scope;
   brands: Brand[];
+  /** host of customer attachment URLs (`[type] https://<host>/...` lines) */
+  attachmentHost: string;
 }
 
 export interface DeviceCode {

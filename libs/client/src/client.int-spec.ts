@@ -25,7 +25,7 @@ describe('BrandwireClient against the built service', () => {
 
   it('reads the key, its scope and its brands', async () => {
     const me = await writer.me();
-    expect(me).toMatchObject({ ok: true, name: 'agent', scope: 'BrandWrite', brands: [{ id: 'acme', channels: [{ key: 'acme-kakao' }, { key: 'acme-naver' }] }] });
+    expect(me).toMatchObject({ ok: true, name: 'agent', scope: 'BrandWrite', brands: [{ id: 'acme', channels: [{ key: 'acme-kakao' }, { key: 'acme-naver' }] }], attachmentHost: 'talk-cdn.sandbox.invalid' });
   });
 
   it('sends text, rich and attachments that the customer receives, then deletes by serial', async () => {

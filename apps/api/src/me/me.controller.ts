@@ -2,9 +2,10 @@ import { SCOPES, type Scope } from '@brandwire/domain';
 import type { Store } from '@brandwire/store';
 import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { STORE } from '../app/tokens';
+import { CONFIG, STORE } from '../app/tokens';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
+import type { Config } from '../config/config';
 
 class PlanDto {
   @ApiProperty({ description: 'consultations the plan allows' }) consultations!: number;
@@ -31,12 +32,17 @@ class MeResponseDto {
   @ApiProperty({ description: "the key's name" }) name!: string;
   @ApiProperty({ enum: SCOPES }) scope!: Scope;
   @ApiProperty({ type: [BrandDto] }) brands!: BrandDto[];
+  @ApiProperty({ description: 'host of customer attachment URLs: a `[type] <url>` line of a customer message is an attachment only when its URL is https on exactly this host', example: 'talk-cdn.sandbox.invalid' })
+  attachmentHost!: string;
 }
 
 @ApiTags('account')
 @Controller('api/agent/me')
 export class MeController {
-  constructor(@Inject(STORE) private readonly store: Store) {}
+  constructor(
+    @Inject(STORE) private readonly store: Store,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
 
   @Get()
   @RequiresScope('BrandRead')
@@ -59,6 +65,7 @@ export class MeController {
               key: c.key, name: c.name, type: c.type, chatbotBuilder: c.chatbotBuilder, plan: { consultations: c.planConsultations, used: c.consultationsUsed, remaining: Math.max(0, c.planConsultations - c.consultationsUsed) },
             })),
         })),
+      attachmentHost: this.config.attachmentHost,
     };
   }
 }

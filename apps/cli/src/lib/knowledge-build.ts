@@ -1,8 +1,5 @@
 import { usageError } from './cli-error';
 
-/** The service's default ATTACHMENT_HOST (the sandbox messenger's attachment CDN). */
-export const DEFAULT_ATTACHMENT_HOST = 'talk-cdn.sandbox.invalid';
-
 /** A bare host name, optionally with a port: what an attachment URL's host must equal exactly. */
 export function checkAttachmentHost(value: string): string {
   const host = value.trim().toLowerCase();

@@ -76,8 +76,9 @@ export class CliSandbox {
     readonly dir: string,
   ) {}
 
-  static async start(): Promise<CliSandbox> {
-    return new CliSandbox(await LiveService.start(), mkdtempSync(join(tmpdir(), 'brandwire-cli-')));
+  /** `env`: the service's environment (e.g. ATTACHMENT_HOST) */
+  static async start(env: Record<string, string> = {}): Promise<CliSandbox> {
+    return new CliSandbox(await LiveService.start(env), mkdtempSync(join(tmpdir(), 'brandwire-cli-')));
   }
 
   get url(): string {

@@ -4,7 +4,7 @@ import { BrandwireCommand } from '../../base-command';
 import { connect } from '../../lib/connect';
 import { knowledgeGraphPath } from '../../lib/data-dir';
 import { closing, openGraph } from '../../lib/knowledge-access';
-import { DEFAULT_ATTACHMENT_HOST, checkAttachmentHost } from '../../lib/knowledge-build';
+import { checkAttachmentHost } from '../../lib/knowledge-build';
 import { presentBuild } from '../../lib/knowledge-present';
 import { buildProgressDisplay } from '../../lib/knowledge-progress';
 
@@ -14,7 +14,7 @@ export default class KnowledgeBuild extends BrandwireCommand {
   static override summary = 'Bulk-load the past consultations from the service into the knowledge graph';
   static override description = [
     'Reads every conversation of the channel (or of every channel the key may read) from the retrieval API and copies them into the graph in bulk. A second run adds only what is new: new conversations and the new lines of grown ones.',
-    "Attachment lines become Attachment nodes only when their URL is https on exactly the attachment host: the host the service was started with (its ATTACHMENT_HOST, default talk-cdn.sandbox.invalid). The service does not publish it, and a customer can type a line that looks like an attachment, so the tool does not guess it from the messages.",
+    'Attachment lines become Attachment nodes only when their URL is https on exactly the attachment host, which the service tells (`attachmentHost` of GET /api/agent/me); --attachment-host overrides it. A customer can type a line that looks like an attachment, so the tool never guesses the host from the messages.',
     'Needs `brandwire knowledge install` first and the gateway stopped (`brandwire gateway stop`). Shows a progress bar on a terminal.',
   ].join('\n\n');
   static override examples = [
@@ -24,14 +24,14 @@ export default class KnowledgeBuild extends BrandwireCommand {
   ];
   static override flags = {
     channel: string({ description: 'brand key of the channel to load (old name: --brand); every channel the key may read when left out', aliases: ['brand'], helpValue: '<key>' }),
-    'attachment-host': string({ description: `host of customer attachment URLs, as the service's ATTACHMENT_HOST`, default: DEFAULT_ATTACHMENT_HOST, helpValue: '<host>' }),
+    'attachment-host': string({ description: 'host of customer attachment URLs (default: the one the service tells)', helpValue: '<host>' }),
   };
 
   async run(): Promise<BuildResult> {
     const { flags } = await this.parse(KnowledgeBuild);
-    const attachmentHost = checkAttachmentHost(flags['attachment-host']);
     const session = this.session();
     const client = await connect(session);
+    const attachmentHost = checkAttachmentHost(flags['attachment-host'] ?? (await client.me()).attachmentHost);
     const { streamConversations } = await import('@brandwire/client');
     const report = await closing(await openGraph('build'), async (graph) => {
       const progress = await buildProgressDisplay(!this.jsonEnabled());
