@@ -11,8 +11,14 @@
  *
  *   npm run build && node tools/bench/signals.mjs
  *   BENCH_PHASES=latency,throughput   only those phases (default latency,throughput,outage)
+ *   BENCH_SANDBOX=process             (default) the sandbox messenger runs as its own process, as the messenger is
+ *                                     a system of its own: customers write through its control API and the API
+ *                                     process does only the service's work (callback, journal, delivery)
+ *   BENCH_SANDBOX=embedded            the default `npm start` set-up: the sandbox in the API process, customers
+ *                                     written through the API's /sandbox control routes (their cost included)
  *   BENCH_CPU_PROF=<dir>              the API process writes a V8 CPU profile there (tools/bench/profile-summary.mjs)
  */
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,6 +39,14 @@ const ADMIN = 'bench-admin-token-00000001';
 const CUSTOMERS = 200;
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'latency,throughput,outage').split(','));
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const SANDBOX = process.env.BENCH_SANDBOX ?? 'process';
+if (!['process', 'embedded'].includes(SANDBOX)) throw new Error(`BENCH_SANDBOX must be process or embedded, got ${SANDBOX}`);
+const PARTNER_KEY = 'bench-partner-key';
+/** the sandbox's id of a channel (libs/upstream senderKeyOf) */
+const SENDER_KEY = createHash('sha1').update(CHANNEL, 'utf8').digest('hex');
+
+/** How a customer writes: through the sandbox's own control API, or the API's /sandbox routes when embedded. */
+let writeCustomer;
 
 /** The receiver: counts signals, remembers when each customer message's signal arrived; can go down. */
 function receiver() {
@@ -65,6 +79,10 @@ function receiver() {
   };
 }
 
+async function customerWrites(apiUrl, userKey, text) {
+  return writeCustomer(userKey, text);
+}
+
 async function call(url, method, path, body) {
   const response = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const json = await response.json();
@@ -85,12 +103,13 @@ async function paced(url, rate, seconds, onSent = () => {}) {
     while (inFlight.size >= 200) await Promise.race(inFlight);
     const userKey = `u${i % CUSTOMERS}`;
     const sentAt = performance.now();
-    const p = call(url, 'POST', `/sandbox/customers/${userKey}/messages`, { brandKey: CHANNEL, text: `m${i}` }).then(
+    const p = customerWrites(url, userKey, `m${i}`).then(
       (reply) => {
         sent.push({ key: `${userKey}:${reply.seq}`, sentAt });
         onSent();
       },
-      () => {
+      (error) => {
+        if (refused.count === 0) process.stderr.write(`first refused customer message: ${error.message}\n`);
         refused.count += 1;
       },
     );
@@ -132,11 +151,24 @@ async function main() {
   try {
     const seed = join(tmp, 'seed.json');
     writeFileSync(seed, JSON.stringify({ brands: [{ id: 'sig', name: 'Sig', channels: [{ key: CHANNEL, name: 'Sig', type: 'kakao', plan: { consultations: 1e9 } }] }], keys: [{ token: ADMIN, name: 'admin', scope: 'Admin', brands: ['sig'] }] }));
-    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, DATABASE_URL: '', UPSTREAM_URL: '' }, logFile: join(tmp, 'api.log'), nodeFlags: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [] }));
+    let upstream = {};
+    if (SANDBOX === 'process') {
+      const sandbox = track(await startChildServer({ name: 'the sandbox messenger', args: ['libs/upstream/dist/sandbox-main.js'], cwd: repoRoot, env: { SANDBOX_PORT: '0', SANDBOX_PARTNER_KEY: PARTNER_KEY }, logFile: join(tmp, 'sandbox.log') }));
+      upstream = { UPSTREAM_URL: sandbox.url, UPSTREAM_PARTNER_KEY: PARTNER_KEY };
+      writeCustomer = async (userKey, text) => {
+        const response = await fetch(`${sandbox.url}/_sandbox/customers/${userKey}/messages`, { method: 'POST', headers: { 'x-partner-key': PARTNER_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ senderKey: SENDER_KEY, text }) });
+        const json = await response.json();
+        const callback = json.callbacks?.find((c) => c.path === '/message');
+        if (!response.ok || !json.ok || callback?.status !== 200) throw new Error(`customer message refused: HTTP ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
+        return { seq: callback.body.seq };
+      };
+    }
+    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, DATABASE_URL: '', UPSTREAM_URL: '', ...upstream }, logFile: join(tmp, 'api.log'), nodeFlags: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [] }));
+    if (SANDBOX === 'embedded') writeCustomer = (userKey, text) => call(api.url, 'POST', `/sandbox/customers/${userKey}/messages`, { brandKey: CHANNEL, text });
     const hookUrl = await hook.listen();
     await call(api.url, 'PUT', '/api/agent/settings/webhook', { brandKey: CHANNEL, url: hookUrl });
 
-    const result = { node: process.version, customerMessagesRefused: 0 };
+    const result = { node: process.version, sandbox: SANDBOX, customerMessagesRefused: 0 };
 
     if (PHASES.has('latency')) {
       const cpuBefore = cpuSeconds(api.pid);
