@@ -24,6 +24,15 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     });
   });
 
+  it('reads a result of many rows whole and in order, across the chunks it reads between turns of the event loop', async () => {
+    const result = await withGraph(temp.path, { readOnly: true }, (graph) => graph.query('UNWIND range(1, 60000) AS n RETURN n, "row " + CAST(n AS STRING) AS label'));
+    expect(result.rows).toHaveLength(60_000);
+    expect(result.rows[0]).toEqual([1, 'row 1']);
+    expect(result.rows[4_999]).toEqual([5_000, 'row 5000']);
+    expect(result.rows[5_000]).toEqual([5_001, 'row 5001']);
+    expect(result.rows.at(-1)).toEqual([60_000, 'row 60000']);
+  });
+
   it('reads integers beyond 2^53 exactly also on a graph opened for writing (read-only query)', async () => {
     const result = await withGraph(temp.path, {}, (graph) => graph.query(BIG));
     expect(result.rows).toEqual([['9007199254740993', '-9007199254740993', 42, 1.5, true, ['9007199254740993', 2]]]);
