@@ -105,7 +105,7 @@ async function paced(url, rate, seconds, onSent = () => {}) {
     const sentAt = performance.now();
     const p = customerWrites(url, userKey, `m${i}`).then(
       (reply) => {
-        sent.push({ key: `${userKey}:${reply.seq}`, sentAt });
+        sent.push({ key: `${userKey}:${reply.seq}`, sentAt, journaledAt: performance.now() });
         onSent();
       },
       (error) => {
@@ -152,9 +152,11 @@ async function main() {
     const seed = join(tmp, 'seed.json');
     writeFileSync(seed, JSON.stringify({ brands: [{ id: 'sig', name: 'Sig', channels: [{ key: CHANNEL, name: 'Sig', type: 'kakao', plan: { consultations: 1e9 } }] }], keys: [{ token: ADMIN, name: 'admin', scope: 'Admin', brands: ['sig'] }] }));
     let upstream = {};
+    let sandboxPid;
     if (SANDBOX === 'process') {
       const sandbox = track(await startChildServer({ name: 'the sandbox messenger', args: ['libs/upstream/dist/sandbox-main.js'], cwd: repoRoot, env: { SANDBOX_PORT: '0', SANDBOX_PARTNER_KEY: PARTNER_KEY }, logFile: join(tmp, 'sandbox.log') }));
       upstream = { UPSTREAM_URL: sandbox.url, UPSTREAM_PARTNER_KEY: PARTNER_KEY };
+      sandboxPid = sandbox.pid;
       writeCustomer = async (userKey, text) => {
         const response = await fetch(`${sandbox.url}/_sandbox/customers/${userKey}/messages`, { method: 'POST', headers: { 'x-partner-key': PARTNER_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ senderKey: SENDER_KEY, text }) });
         const json = await response.json();
@@ -172,9 +174,20 @@ async function main() {
 
     if (PHASES.has('latency')) {
       const cpuBefore = cpuSeconds(api.pid);
+      const sandboxCpuBefore = sandboxPid ? cpuSeconds(sandboxPid) : undefined;
+      const ownCpuBefore = process.cpuUsage();
+      const wallBefore = performance.now();
       const sent = await paced(api.url, RATE, SECONDS);
       await until(() => sent.every((s) => hook.arrivals.has(s.key)), 30_000);
       const apiCpuMs = ((cpuSeconds(api.pid) ?? NaN) - (cpuBefore ?? NaN)) * 1000;
+      const wallS = (performance.now() - wallBefore) / 1000;
+      const own = process.cpuUsage(ownCpuBefore);
+      const share = (cpuMs) => `${Math.round(cpuMs / 10 / wallS)}%`;
+      const cpuUse = {
+        api: share(apiCpuMs),
+        ...(sandboxPid ? { sandbox: share(((cpuSeconds(sandboxPid) ?? NaN) - (sandboxCpuBefore ?? NaN)) * 1000) } : {}),
+        loadAndReceiver: share((own.user + own.system) / 1000),
+      };
       const latencies = sent.filter((s) => hook.arrivals.has(s.key)).map((s) => hook.arrivals.get(s.key) - s.sentAt).sort((a, b) => a - b);
       result.latencyAtRate = {
         rate: RATE,
@@ -182,9 +195,13 @@ async function main() {
         received: latencies.length,
         p50Ms: pct(latencies, 50),
         p99Ms: pct(latencies, 99),
+        // how long the customer's write took to be journaled (the sandbox's callback answered): the rest is delivery
+        journaledP50Ms: pct(sent.map((s) => s.journaledAt - s.sentAt).sort((a, b) => a - b), 50),
         // the API's CPU time per customer message (control call, sandbox, callback, journal, delivery): what the
         // service itself costs, whatever else the machine is doing
         apiCpuMsPerMessage: Math.round((apiCpuMs / sent.length) * 100) / 100,
+        // CPU use of each process over the phase, % of one core (the machine has os.availableParallelism())
+        cpuUse,
       };
     }
 
