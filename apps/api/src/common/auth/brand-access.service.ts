@@ -23,17 +23,22 @@ export class BrandAccessService {
     return channel;
   }
 
-  async findBySenderKey(senderKey: string): Promise<ChannelRecord | undefined> {
-    return this.store.directory.findChannelBySenderKey(senderKey);
+  /** The channel of a messenger callback, which names it by sender key. */
+  findBySenderKey(senderKey: string): Promise<ChannelRecord | undefined> {
+    return this.cached(`sender:${senderKey}`, () => this.store.directory.findChannelBySenderKey(senderKey));
   }
 
-  private async find(key: string): Promise<ChannelRecord | undefined> {
+  private find(key: string): Promise<ChannelRecord | undefined> {
+    return this.cached(`key:${key}`, () => this.store.directory.findChannel(key));
+  }
+
+  private async cached(cacheKey: string, load: () => Promise<ChannelRecord | undefined>): Promise<ChannelRecord | undefined> {
     const now = Date.now();
-    const hit = this.cache.get(key);
+    const hit = this.cache.get(cacheKey);
     if (hit && hit.until > now) return hit.channel;
-    const channel = await this.store.directory.findChannel(key);
+    const channel = await load();
     if (this.cache.size > 1_000) this.cache.clear();
-    this.cache.set(key, { channel, until: now + CACHE_TTL_MS });
+    this.cache.set(cacheKey, { channel, until: now + CACHE_TTL_MS });
     return channel;
   }
 }
