@@ -125,6 +125,7 @@ describe('GET /api/agent/me', () => {
           ],
         },
       ],
+      attachmentHost: 'talk-cdn.sandbox.invalid',
     });
   });
 });
