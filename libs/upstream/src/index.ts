@@ -9,3 +9,4 @@ export { startSandboxMessenger, type SandboxMessenger, type SandboxMessengerOpti
 export { ShiftableClock } from './clock';
 export { senderKeyOf } from './sender-key';
 export { UPLOAD_OK } from './result-codes';
+export { postOnce, PostFailure, type PostAnswer, type PostOptions } from './http-post';

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import axios, { AxiosInstance } from 'axios';
+import { postOnce } from '../http-post';
 import { CallbackRecord } from './control-types';
 
 export type CallbackPath = 'reference' | 'message' | 'expired_session' | 'personal_info' | 'deleted';
@@ -23,26 +23,19 @@ export const DEFAULT_CALLBACK_TIMEOUT_MS = 5_000;
  * time in order (a chain per customer), each awaited; the partner's answers are recorded.
  */
 export class CallbackDispatcher {
-  private readonly http: AxiosInstance;
-  private readonly httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  private readonly httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
+  private readonly agents = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
+  };
   private readonly chains = new Map<string, Promise<CallbackRecord[]>>();
+  private readonly headers: Record<string, string>;
 
   constructor(
     private readonly callbackUrl: () => string | null,
     partnerKey: string,
-    timeoutMs: number,
+    private readonly timeoutMs: number,
   ) {
-    this.http = axios.create({
-      timeout: timeoutMs,
-      headers: { 'X-Partner-Key': partnerKey, 'Content-Type': 'application/json' },
-      httpAgent: this.httpAgent,
-      httpsAgent: this.httpsAgent,
-      maxRedirects: 0,
-      validateStatus: () => true,
-      transformResponse: [(data: unknown) => data],
-      responseType: 'text',
-    });
+    this.headers = { 'x-partner-key': partnerKey, 'content-type': 'application/json' };
   }
 
   /** Queues the events behind the customer's earlier ones; resolves (never rejects) with the records. */
@@ -69,8 +62,8 @@ export class CallbackDispatcher {
   }
 
   close(): void {
-    this.httpAgent.destroy();
-    this.httpsAgent.destroy();
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   private async deliverAll(events: readonly CallbackEvent[]): Promise<CallbackRecord[]> {
@@ -84,8 +77,8 @@ export class CallbackDispatcher {
     const base = this.callbackUrl();
     if (!base) return { path, status: 0, body: null, error: 'no callback url registered (PUT /_sandbox/partner)' };
     try {
-      const res = await this.http.post<unknown>(base.replace(/\/+$/, '') + path, JSON.stringify(e.body));
-      return { path, status: res.status, body: parseBody(res.data) };
+      const answer = await postOnce(base.replace(/\/+$/, '') + path, { headers: this.headers, body: JSON.stringify(e.body), timeoutMs: this.timeoutMs, agents: this.agents, readBody: true });
+      return { path, status: answer.status, body: parseBody(answer.body) };
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err);
       return { path, status: 0, body: null, error: detail };
@@ -93,8 +86,8 @@ export class CallbackDispatcher {
   }
 }
 
-function parseBody(data: unknown): unknown {
-  if (typeof data !== 'string' || data.length === 0) return null;
+function parseBody(data: string): unknown {
+  if (data.length === 0) return null;
   try {
     return JSON.parse(data) as unknown;
   } catch {
