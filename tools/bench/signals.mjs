@@ -2,7 +2,8 @@
 /**
  * Signal delivery figures of the real service (SQLite, in-process sandbox messenger) to a webhook receiver on
  * loopback in this process:
- *   1. latency: customers write at BENCH_RATE messages/s (default 300) for BENCH_SECONDS (default 10); for each
+ *   1. latency: customers write at BENCH_RATE messages/s (default 300) for BENCH_SECONDS (default 10), after
+ *      BENCH_WARMUP seconds (default 3) of the same load that are not measured; for each
  *      customer message, the time from the sandbox control call to the `message` signal at the receiver;
  *   2. throughput: with the receiver down, customers write BENCH_BACKLOG messages (default 6000, about 12,000
  *      signals); the receiver comes back and the time to receive every signal gives signals/s;
@@ -19,7 +20,7 @@
  *   BENCH_CPU_PROF=<dir>              the API process writes a V8 CPU profile there (tools/bench/profile-summary.mjs)
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -32,6 +33,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
 const RATE = Number(process.env.BENCH_RATE ?? 300);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** seconds of the same load before the latency is measured: every customer in a consultation, the code warm */
+const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 6000);
 const OUTAGE_S = Number(process.env.BENCH_OUTAGE ?? 60);
 const CHANNEL = 'sig-kakao';
@@ -77,6 +80,21 @@ function receiver() {
     },
     close: () => new Promise((r) => server.close(() => r())),
   };
+}
+
+/** The load's own HTTP client: node:http on keep-alive sockets, lighter than fetch, so the load takes less of the CPUs it shares. */
+const loadAgent = new Agent({ keepAlive: true, maxSockets: 256 });
+function postJson(url, headers, body) {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: loadAgent, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 }
 
 async function customerWrites(apiUrl, userKey, text) {
@@ -158,10 +176,9 @@ async function main() {
       upstream = { UPSTREAM_URL: sandbox.url, UPSTREAM_PARTNER_KEY: PARTNER_KEY };
       sandboxPid = sandbox.pid;
       writeCustomer = async (userKey, text) => {
-        const response = await fetch(`${sandbox.url}/_sandbox/customers/${userKey}/messages`, { method: 'POST', headers: { 'x-partner-key': PARTNER_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ senderKey: SENDER_KEY, text }) });
-        const json = await response.json();
+        const { status, json } = await postJson(`${sandbox.url}/_sandbox/customers/${userKey}/messages`, { 'x-partner-key': PARTNER_KEY }, { senderKey: SENDER_KEY, text });
         const callback = json.callbacks?.find((c) => c.path === '/message');
-        if (!response.ok || !json.ok || callback?.status !== 200) throw new Error(`customer message refused: HTTP ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
+        if (status !== 200 || !json.ok || callback?.status !== 200) throw new Error(`customer message refused: HTTP ${status} ${JSON.stringify(json).slice(0, 300)}`);
         return { seq: callback.body.seq };
       };
     }
@@ -173,6 +190,8 @@ async function main() {
     const result = { node: process.version, sandbox: SANDBOX, customerMessagesRefused: 0 };
 
     if (PHASES.has('latency')) {
+      const warm = await paced(api.url, RATE, WARMUP_S);
+      await until(() => warm.every((s) => hook.arrivals.has(s.key)), 30_000);
       const cpuBefore = cpuSeconds(api.pid);
       const sandboxCpuBefore = sandboxPid ? cpuSeconds(sandboxPid) : undefined;
       const ownCpuBefore = process.cpuUsage();
@@ -191,6 +210,7 @@ async function main() {
       const latencies = sent.filter((s) => hook.arrivals.has(s.key)).map((s) => hook.arrivals.get(s.key) - s.sentAt).sort((a, b) => a - b);
       result.latencyAtRate = {
         rate: RATE,
+        warmupSeconds: WARMUP_S,
         messages: sent.length,
         received: latencies.length,
         p50Ms: pct(latencies, 50),
