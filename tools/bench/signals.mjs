@@ -35,6 +35,8 @@ const RATE = Number(process.env.BENCH_RATE ?? 300);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** seconds of the same load before the latency is measured: every customer in a consultation, the code warm */
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
+/** measured latency stretches; the medians are reported */
+const LATENCY_RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 6000);
 const OUTAGE_S = Number(process.env.BENCH_OUTAGE ?? 60);
 const CHANNEL = 'sig-kakao';
@@ -97,10 +99,6 @@ function postJson(url, headers, body) {
   });
 }
 
-async function customerWrites(apiUrl, userKey, text) {
-  return writeCustomer(userKey, text);
-}
-
 async function call(url, method, path, body) {
   const response = await fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const json = await response.json();
@@ -109,7 +107,7 @@ async function call(url, method, path, body) {
 }
 
 /** Customers write at `rate` per second for `seconds`; resolves with [{key, sentAt}] of every message. */
-async function paced(url, rate, seconds, onSent = () => {}) {
+async function paced(rate, seconds, onSent = () => {}) {
   const sent = [];
   const total = Math.round(rate * seconds);
   const start = performance.now();
@@ -121,7 +119,7 @@ async function paced(url, rate, seconds, onSent = () => {}) {
     while (inFlight.size >= 200) await Promise.race(inFlight);
     const userKey = `u${i % CUSTOMERS}`;
     const sentAt = performance.now();
-    const p = customerWrites(url, userKey, `m${i}`).then(
+    const p = writeCustomer(userKey, `m${i}`).then(
       (reply) => {
         sent.push({ key: `${userKey}:${reply.seq}`, sentAt, journaledAt: performance.now() });
         onSent();
@@ -136,6 +134,37 @@ async function paced(url, rate, seconds, onSent = () => {}) {
   }
   await Promise.all(inFlight);
   return sent;
+}
+
+/** One measured stretch of BENCH_SECONDS at RATE: latencies and what each process spent. */
+async function latencyRun(apiPid, sandboxPid, hook) {
+  const cpuBefore = cpuSeconds(apiPid);
+  const sandboxCpuBefore = sandboxPid ? cpuSeconds(sandboxPid) : undefined;
+  const ownCpuBefore = process.cpuUsage();
+  const wallBefore = performance.now();
+  const sent = await paced(RATE, SECONDS);
+  await until(() => sent.every((s) => hook.arrivals.has(s.key)), 30_000);
+  const apiCpuMs = ((cpuSeconds(apiPid) ?? NaN) - (cpuBefore ?? NaN)) * 1000;
+  const wallS = (performance.now() - wallBefore) / 1000;
+  const own = process.cpuUsage(ownCpuBefore);
+  const share = (cpuMs) => `${Math.round(cpuMs / 10 / wallS)}%`;
+  const latencies = sent.filter((s) => hook.arrivals.has(s.key)).map((s) => hook.arrivals.get(s.key) - s.sentAt).sort((a, b) => a - b);
+  return {
+    messages: sent.length,
+    received: latencies.length,
+    p50Ms: pct(latencies, 50),
+    p99Ms: pct(latencies, 99),
+    // how long the customer's write took to be journaled (the sandbox's callback answered): the rest is delivery
+    journaledP50Ms: pct(sent.map((s) => s.journaledAt - s.sentAt).sort((a, b) => a - b), 50),
+    // the API's CPU time per customer message: what the service itself costs, whatever else the machine is doing
+    apiCpuMsPerMessage: Math.round((apiCpuMs / sent.length) * 100) / 100,
+    // CPU use of each process, % of one core
+    cpuUse: {
+      api: share(apiCpuMs),
+      ...(sandboxPid ? { sandbox: share(((cpuSeconds(sandboxPid) ?? NaN) - (sandboxCpuBefore ?? NaN)) * 1000) } : {}),
+      loadAndReceiver: share((own.user + own.system) / 1000),
+    },
+  };
 }
 
 async function until(predicate, timeoutMs) {
@@ -190,45 +219,27 @@ async function main() {
     const result = { node: process.version, sandbox: SANDBOX, customerMessagesRefused: 0 };
 
     if (PHASES.has('latency')) {
-      const warm = await paced(api.url, RATE, WARMUP_S);
+      const warm = await paced(RATE, WARMUP_S);
       await until(() => warm.every((s) => hook.arrivals.has(s.key)), 30_000);
-      const cpuBefore = cpuSeconds(api.pid);
-      const sandboxCpuBefore = sandboxPid ? cpuSeconds(sandboxPid) : undefined;
-      const ownCpuBefore = process.cpuUsage();
-      const wallBefore = performance.now();
-      const sent = await paced(api.url, RATE, SECONDS);
-      await until(() => sent.every((s) => hook.arrivals.has(s.key)), 30_000);
-      const apiCpuMs = ((cpuSeconds(api.pid) ?? NaN) - (cpuBefore ?? NaN)) * 1000;
-      const wallS = (performance.now() - wallBefore) / 1000;
-      const own = process.cpuUsage(ownCpuBefore);
-      const share = (cpuMs) => `${Math.round(cpuMs / 10 / wallS)}%`;
-      const cpuUse = {
-        api: share(apiCpuMs),
-        ...(sandboxPid ? { sandbox: share(((cpuSeconds(sandboxPid) ?? NaN) - (sandboxCpuBefore ?? NaN)) * 1000) } : {}),
-        loadAndReceiver: share((own.user + own.system) / 1000),
-      };
-      const latencies = sent.filter((s) => hook.arrivals.has(s.key)).map((s) => hook.arrivals.get(s.key) - s.sentAt).sort((a, b) => a - b);
+      const runs = [];
+      for (let run = 0; run < LATENCY_RUNS; run += 1) runs.push(await latencyRun(api.pid, sandboxPid, hook));
+      const median = (field) => runs.map((r) => r[field]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
       result.latencyAtRate = {
         rate: RATE,
         warmupSeconds: WARMUP_S,
-        messages: sent.length,
-        received: latencies.length,
-        p50Ms: pct(latencies, 50),
-        p99Ms: pct(latencies, 99),
-        // how long the customer's write took to be journaled (the sandbox's callback answered): the rest is delivery
-        journaledP50Ms: pct(sent.map((s) => s.journaledAt - s.sentAt).sort((a, b) => a - b), 50),
-        // the API's CPU time per customer message (control call, sandbox, callback, journal, delivery): what the
-        // service itself costs, whatever else the machine is doing
-        apiCpuMsPerMessage: Math.round((apiCpuMs / sent.length) * 100) / 100,
-        // CPU use of each process over the phase, % of one core (the machine has os.availableParallelism())
-        cpuUse,
+        runs: runs.length,
+        p50Ms: median('p50Ms'),
+        p99Ms: median('p99Ms'),
+        journaledP50Ms: median('journaledP50Ms'),
+        apiCpuMsPerMessage: median('apiCpuMsPerMessage'),
+        eachRun: runs,
       };
     }
 
     if (PHASES.has('throughput')) {
       // a backlog built while the receiver is down, then drained
       hook.setUp(false);
-      await paced(api.url, 1000, BACKLOG / 1000);
+      await paced(1000, BACKLOG / 1000);
       const wanted = await allSignalIds(api.url);
       const missing = () => wanted.filter((id) => !hook.ids.has(id)).length;
       const backlog = missing();
@@ -241,7 +252,7 @@ async function main() {
 
     if (PHASES.has('outage')) {
       // OUTAGE_S seconds of receiver outage under load at RATE messages/s
-      const load = paced(api.url, RATE, 10 + OUTAGE_S + 10);
+      const load = paced(RATE, 10 + OUTAGE_S + 10);
       await new Promise((r) => setTimeout(r, 10_000));
       hook.setUp(false);
       await new Promise((r) => setTimeout(r, OUTAGE_S * 1000));
