@@ -1,8 +1,10 @@
 import { ApiError, BrandwireClient, type ConversationExportPage, type ConversationResponse, NetworkError, streamConversations } from './index';
 import { LiveService, TEST_TOKENS } from './testing';
 
-/** A client that notes when each page is asked for, beside what the consumer notes. */
+/** A client that notes when each page is asked for and what it held, beside what the consumer notes. */
 class LoggingClient extends BrandwireClient {
+  private requests = 0;
+
   constructor(
     endpoint: string,
     token: string,
@@ -11,9 +13,12 @@ class LoggingClient extends BrandwireClient {
     super({ endpoint, token });
   }
 
-  override exportConversations(input: { brand: string; after?: string; max?: number }): Promise<ConversationExportPage> {
-    this.log.push(`request ${input.brand}${input.after === undefined ? '' : ' after'}`);
-    return super.exportConversations(input);
+  override async exportConversations(input: { brand: string; after?: string; max?: number }): Promise<ConversationExportPage> {
+    const n = (this.requests += 1);
+    this.log.push(`request ${n} ${input.brand}`);
+    const page = await super.exportConversations(input);
+    this.log.push(`page ${n} ${page.conversations.map((c) => c.convId).join(' ')}`);
+    return page;
   }
 }
 
@@ -78,24 +83,21 @@ describe('streamConversations against the built service', () => {
     expect(await collect(streamConversations(other))).toEqual([]);
   });
 
-  it('asks for the next page, also of the next channel, before the consumer takes the first conversation of a page', async () => {
+  it('reads two channels at a time and asks for the next page before the consumer takes a conversation of this one', async () => {
     const log: string[] = [];
     const client = new LoggingClient(live.url, TEST_TOKENS.writer, log);
-    for await (const conversation of streamConversations(client, { pageSize: 4 })) log.push(`take ${conversation.brand}`);
-    expect(log).toEqual([
-      'request acme-kakao',
-      'request acme-kakao after',
-      'take acme-kakao',
-      'take acme-kakao',
-      'take acme-kakao',
-      'take acme-kakao',
-      'request acme-naver',
-      'take acme-kakao',
-      'take acme-kakao',
-      'take acme-kakao',
-      'take acme-naver',
-      'take acme-naver',
-    ]);
+    for await (const conversation of streamConversations(client, { pageSize: 4 })) log.push(`take ${conversation.convId}`);
+
+    expect(log.slice(0, 2)).toEqual(['request 1 acme-kakao', 'request 2 acme-naver']);
+    const pages = log.filter((entry) => entry.startsWith('page ')).map((entry) => entry.split(' ').slice(2));
+    expect(pages.map((ids) => ids.length).sort()).toEqual([2, 3, 4]);
+    // each page is handed on whole, and acme-kakao's second page was asked for before its first page's first conversation was taken
+    const takes = log.filter((entry) => entry.startsWith('take ')).map((entry) => entry.slice(5));
+    expect(takes).toHaveLength(9);
+    for (const ids of pages) expect(takes.slice(takes.indexOf(ids[0] ?? ''), takes.indexOf(ids[0] ?? '') + ids.length)).toEqual(ids);
+    const kakaoFirstPage = pages.find((ids) => ids.length === 4) ?? [];
+    expect(log).toContain('request 3 acme-kakao');
+    expect(log.indexOf('request 3 acme-kakao')).toBeLessThan(log.indexOf(`take ${kakaoFirstPage[0] ?? ''}`));
   });
 
   it('lets the consumer stop after any conversation', async () => {

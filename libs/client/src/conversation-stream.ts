@@ -11,33 +11,48 @@ export interface ConversationStreamOptions {
 }
 
 const MAX_PAGE_SIZE = 1000;
+/**
+ * Channels read at the same time. A page's `next` is known only once the page has arrived, so one channel
+ * leaves the service idle while a page travels and is parsed; a second channel's request fills that gap.
+ */
+const CHANNELS_AT_ONCE = 2;
 
-interface PageRequest {
-  /** index into the channels */
-  channel: number;
-  after?: string;
+interface Arrival {
+  channel: string;
+  page: ConversationExportPage;
 }
 
 /**
- * Every conversation of the channels, with its lines, in pages: what `knowledge build` loads. The next page is
- * requested as soon as a page arrives, so the service reads it while the consumer works on this one.
+ * Every conversation of the channels, with its lines, in pages: what `knowledge build` loads. The next page of a
+ * channel is requested as soon as its page arrives, so the service reads it while the consumer works on this
+ * one; with several channels two are read at a time and their pages come in the order they arrive (each
+ * channel's own pages in order).
  */
 export async function* streamConversations(client: BrandwireClient, options: ConversationStreamOptions = {}): AsyncIterable<ConversationResponse> {
   const channels = options.channel !== undefined ? [options.channel] : await channelsOf(client);
   const max = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.pageSize ?? MAX_PAGE_SIZE)));
-  const fetchPage = (request: PageRequest): Promise<ConversationExportPage> => {
-    const page = client.exportConversations({ brand: channels[request.channel] as string, max, ...(request.after === undefined ? {} : { after: request.after }) });
-    // a consumer that stops early never awaits the prefetched page: its failure must not go unhandled
-    page.catch(() => undefined);
-    return page;
+  const inFlight = new Map<string, Promise<Arrival>>();
+  const request = (channel: string, after?: string): void => {
+    const arrival = client.exportConversations({ brand: channel, max, ...(after === undefined ? {} : { after }) }).then((page) => ({ channel, page }));
+    // a consumer that stops early never awaits the pages still in flight: their failures must not go unhandled
+    arrival.catch(() => undefined);
+    inFlight.set(channel, arrival);
   };
+  let started = 0;
+  const startNextChannel = (): void => {
+    const channel = channels[started];
+    if (channel === undefined) return;
+    started += 1;
+    request(channel);
+  };
+  for (let i = 0; i < CHANNELS_AT_ONCE; i++) startNextChannel();
+
   const progress = { conversations: 0, lines: 0 };
-  let request: PageRequest | undefined = channels.length > 0 ? { channel: 0 } : undefined;
-  let pending = request === undefined ? undefined : fetchPage(request);
-  while (request !== undefined && pending !== undefined) {
-    const page = await pending;
-    request = nextRequest(page, request, channels.length);
-    pending = request === undefined ? undefined : fetchPage(request);
+  while (inFlight.size > 0) {
+    const { channel, page } = await Promise.race(inFlight.values());
+    inFlight.delete(channel);
+    if (page.next !== null) request(channel, page.next);
+    else startNextChannel();
     for (const conversation of page.conversations) {
       progress.lines += conversation.lines.length;
       progress.conversations += 1;
@@ -45,12 +60,6 @@ export async function* streamConversations(client: BrandwireClient, options: Con
     }
     options.onPage?.({ ...progress });
   }
-}
-
-/** The page after `page`: the rest of its channel, else the first page of the next channel. */
-function nextRequest(page: ConversationExportPage, current: PageRequest, channelCount: number): PageRequest | undefined {
-  if (page.next !== null) return { channel: current.channel, after: page.next };
-  return current.channel + 1 < channelCount ? { channel: current.channel + 1 } : undefined;
 }
 
 async function channelsOf(client: BrandwireClient): Promise<string[]> {
