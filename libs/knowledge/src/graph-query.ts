@@ -8,7 +8,8 @@ import { exactRows } from './exact-result';
 import type { KuzuConnection } from './kuzu-native';
 import { type Params, type RawResult, runStatement } from './kuzu-run';
 import { lossyColumns, markInexact, toJsonRows } from './result-json';
-import type { BatchOptions, BatchReport, QueryResultJson, StatementReport } from './types';
+import { runBatch } from './batch-report';
+import type { BatchOptions, BatchReport, QueryResultJson } from './types';
 
 export interface Access {
   /** the database itself was opened read-only */
@@ -57,36 +58,8 @@ export async function queryJson(conn: KuzuConnection, text: string, params: Para
   return toJson(conn, statement, params, access, raw);
 }
 
-function oneLine(text: string, max = 200): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
-
 /** "a; b; c": each statement reported; stops at the first failure unless `continueOnError`. */
-export async function queryBatch(conn: KuzuConnection, text: string, options: BatchOptions, readOnlyDatabase: boolean): Promise<BatchReport> {
+export function queryBatch(conn: KuzuConnection, text: string, options: BatchOptions, readOnlyDatabase: boolean): Promise<BatchReport> {
   const access: Access = { readOnlyDatabase, write: options.write === true };
-  const statements = splitStatements(text);
-  const reports: StatementReport[] = [];
-  const lines: string[] = [];
-  let failed = false;
-  for (const [i, statement] of statements.entries()) {
-    const index = i + 1;
-    if (failed && options.continueOnError !== true) {
-      reports.push({ index, statement, ok: false, error: 'skipped after an earlier failure' });
-      lines.push(`#${index} skipped`);
-      continue;
-    }
-    try {
-      const result = await queryJson(conn, statement, undefined, access);
-      reports.push({ index, statement, ok: true, result });
-      lines.push(`#${index} ok (${result.rows.length} row${result.rows.length === 1 ? '' : 's'})`);
-    } catch (error) {
-      failed = true;
-      const message = (error as Error).message;
-      reports.push({ index, statement, ok: false, error: message });
-      lines.push(`#${index} FAILED: ${oneLine(message)}`);
-    }
-  }
-  if (statements.length === 0) lines.push('no statement to run');
-  return { ok: !failed && statements.length > 0, statements: reports, lines };
+  return runBatch(splitStatements(text), options.continueOnError === true, (statement) => queryJson(conn, statement, undefined, access));
 }
