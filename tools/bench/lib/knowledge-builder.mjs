@@ -7,7 +7,7 @@
  *
  *   KB_GRAPH=<path> KB_ENDPOINT=<url> KB_TOKEN=<key> node tools/bench/lib/knowledge-builder.mjs
  *   KB_GRAPH=<path> KB_SOURCE=memory KB_CONVERSATIONS=<n> KB_CHANNELS=a,b,c node ...
- *   KB_POOL_MB, KB_BATCH: buffer pool and batch size (library defaults otherwise)
+ *   KB_POOL_MB, KB_BATCH, KB_PAGE_SIZE: buffer pool, batch size and conversations per request (defaults otherwise)
  */
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -23,7 +23,7 @@ function conversations(onPage) {
   if (env.KB_SOURCE === 'memory') return inMemoryConversations(Number(env.KB_CONVERSATIONS), env.KB_CHANNELS.split(','));
   const { BrandwireClient, streamConversations } = require(join(repoRoot, 'libs/client/dist/index.js'));
   const client = new BrandwireClient({ endpoint: env.KB_ENDPOINT, token: env.KB_TOKEN, timeoutMs: 120_000, userAgent: 'knowledge-bench' });
-  return streamConversations(client, { onPage });
+  return streamConversations(client, { onPage, ...(env.KB_PAGE_SIZE ? { pageSize: Number(env.KB_PAGE_SIZE) } : {}) });
 }
 
 async function main() {
@@ -42,8 +42,11 @@ async function main() {
       onProgress: (p) => {
         if (p.phase === 'reading' && p.messages - lastPrinted < 200_000) return;
         lastPrinted = p.messages;
-        const rss = Math.round(process.memoryUsage().rss / 1048576);
-        process.stderr.write(`  ${p.phase.padEnd(8)} ${p.messages.toLocaleString('en')} messages, ${pages} pages, ${elapsed()} s, RSS ${rss} MB (peak so far ${peakRssMb()} MB)\n`);
+        const memory = process.memoryUsage();
+        const mb = (bytes) => Math.round(bytes / 1048576);
+        process.stderr.write(
+          `  ${p.phase.padEnd(8)} ${p.messages.toLocaleString('en')} messages, ${pages} pages, ${elapsed()} s, RSS ${mb(memory.rss)} MB (peak so far ${peakRssMb()} MB; JS heap ${mb(memory.heapUsed)} of ${mb(memory.heapTotal)} MB)\n`,
+        );
       },
     });
     const buildSeconds = (performance.now() - started) / 1000;
