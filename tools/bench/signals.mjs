@@ -58,6 +58,8 @@ function receiver() {
   const arrivals = new Map(); // `${userKey}:${seq}` -> ms
   const ids = new Set();
   let up = true;
+  /** when each delivery was taken, in order */
+  const acceptedAt = [];
   const server = createServer((req, res) => {
     if (!up) {
       req.destroy();
@@ -68,6 +70,7 @@ function receiver() {
     req.on('end', () => {
       const signal = JSON.parse(body);
       ids.add(req.headers['webhook-id']);
+      acceptedAt.push(performance.now());
       if (signal.kind === 'message') arrivals.set(`${signal.userKey}:${signal.seq}`, performance.now());
       res.writeHead(204).end();
     });
@@ -75,6 +78,7 @@ function receiver() {
   return {
     arrivals,
     ids,
+    acceptedAt,
     listen: () => new Promise((r) => server.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${server.address().port}/hook`))),
     setUp(value) {
       up = value;
@@ -247,7 +251,18 @@ async function main() {
       const drainStart = performance.now();
       const drained = await until(() => missing() === 0, 180_000);
       const drainS = (performance.now() - drainStart) / 1000;
-      result.throughput = { signals: backlog, drained, seconds: Math.round(drainS * 10) / 10, signalsPerSecond: Math.round(backlog / drainS) };
+      // the delivery rate proper: from the first delivery after the return to the last (the wait until the service
+      // probes the returned receiver, at most 2 s, is the outage phase's concern)
+      const taken = hook.acceptedAt.filter((t) => t >= drainStart);
+      const deliveringS = taken.length > 1 ? ((taken[taken.length - 1] ?? 0) - (taken[0] ?? 0)) / 1000 : NaN;
+      result.throughput = {
+        signals: backlog,
+        drained,
+        secondsSinceReturn: Math.round(drainS * 10) / 10,
+        secondsDelivering: Math.round(deliveringS * 10) / 10,
+        signalsPerSecond: Math.round(taken.length / deliveringS),
+        signalsPerSecondSinceReturn: Math.round(backlog / drainS),
+      };
     }
 
     if (PHASES.has('outage')) {

@@ -13,7 +13,7 @@ const IDLE_POLL_MS = 250;
 const BATCH = 2_000;
 const PARALLEL_CUSTOMERS = 64;
 const OPEN_CIRCUIT_AFTER = 8;
-const MAX_PAUSE_MS = 5_000;
+const MAX_PAUSE_MS = 2_000;
 
 /** The webhook-id of a signal: stable across retries and instances, so receivers can drop duplicates. */
 export function webhookId(signal: { channelKey: string; seq: number; part: number }): string {
@@ -126,7 +126,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return held;
   }
 
-  /** An endpoint that took nothing in a round is left alone for a while (250 ms, doubling, at most 5 s). */
+  /** An endpoint that took nothing in a round is left alone for a while (250 ms, doubling, at most 2 s). */
   private afterRound(channelKey: string, round: { delivered: number; failed: number }): void {
     if (round.delivered > 0 || round.failed === 0) {
       this.failedRounds.delete(channelKey);
