@@ -90,7 +90,20 @@ function receiver() {
 
 /** The load's own HTTP client: node:http on keep-alive sockets, lighter than fetch, so the load takes less of the CPUs it shares. */
 const loadAgent = new Agent({ keepAlive: true, maxSockets: 256 });
-function postJson(url, headers, body) {
+/**
+ * A kept-alive socket the server has just closed for idleness fails at once with ECONNRESET (nothing was
+ * processed): that one is sent again on a fresh socket.
+ */
+async function postJson(url, headers, body) {
+  try {
+    return await postJsonOnce(url, headers, body);
+  } catch (error) {
+    if (error.code !== 'ECONNRESET') throw error;
+    return postJsonOnce(url, headers, body);
+  }
+}
+
+function postJsonOnce(url, headers, body) {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'POST', agent: loadAgent, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
       let text = '';
