@@ -165,6 +165,8 @@ async function queryTimes(graphPath) {
 
 async function main() {
   stopChildrenOnSignals();
+  // output piped into a command that quits early (| head) must not leave the API running
+  process.stdout.on('error', () => void stopAll().finally(() => process.exit(1)));
   // the service tells the tool its attachment host (GET /api/agent/me), as it would a user's
   process.env.ATTACHMENT_HOST = ATTACHMENT_HOST;
   const kind = builder();
