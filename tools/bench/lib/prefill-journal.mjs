@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import { sqliteDriver } from './sqlite-driver.mjs';
+import { random as mulberry32 } from './consultations.mjs';
 
 export const HOT_USER = 'cust-hot';
 export const SQLITE_FILE = 'brandwire.db';
@@ -37,17 +38,6 @@ const AGENT_TEXTS = [
   'The invoice is in My Page > Orders > Details.',
 ];
 
-/** Small deterministic PRNG (mulberry32), so every run fills the same data. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * @param {object} o
@@ -92,7 +82,7 @@ export function prefillJournal({ repoRoot, dataDir, channelKey, items, users, ho
       ? db.prepare("INSERT INTO bubbles (channel_key, serial, user_key, session_id, kind, text, sent_ms, journal_seq, group_index, deleted_ms) VALUES (?, ?, ?, ?, 'text', ?, ?, ?, 0, NULL)")
       : undefined;
 
-    const random = prng(20261121);
+    const random = mulberry32(20261121);
     const userKeys = Array.from({ length: users - 1 }, (_, i) => `cust-${String(i).padStart(5, '0')}`);
     /** per customer: the room and the consultation in progress */
     const state = new Map();
