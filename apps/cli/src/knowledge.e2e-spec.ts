@@ -1,4 +1,6 @@
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { TEST_TOKENS } from '@brandwire/client/testing';
 import { type CliRun, CliSandbox, LAUNCHER, spawnCli } from './test-support/cli';
@@ -145,16 +147,70 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(none.stdout).toMatch(/^Nothing in the graph matches "zeppelin"\./);
   });
 
-  it('says AI search is not available in this version when a model is configured, and searches the full text', async () => {
-    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, 'utf8')), gateway: { ai: { provider: 'openai', model: 'gpt-test' } } }), { mode: 0o600 });
-    try {
-      const run = await kg(['search', 'refund', '--json']);
-      expect(run.code).toBe(0);
-      expect(run.stderr).toContain('AI search with openai/gpt-test is not available in this version of the tool: searching the full text instead.');
-      expect(run.json()).toMatchObject({ ok: true, method: 'full-text', hits: expect.arrayContaining([expect.objectContaining({ kind: 'inquiry' })]) });
-    } finally {
-      writeFileSync(configFile, JSON.stringify({ knowledge: { queryPort, enabled: true } }), { mode: 0o600 });
-    }
+  describe('with an AI model configured', () => {
+    interface Seen { path: string; authorization?: string; body: { model?: string; messages?: Array<{ role: string; content: string }> } }
+    const seen: Seen[] = [];
+    let status = 200;
+    let server: Server;
+    let aiUrl: string;
+
+    beforeAll(async () => {
+      server = createServer((req, res) => {
+        let raw = '';
+        req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+        req.on('end', () => {
+          seen.push({ path: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(raw || '{}') as Seen['body'] });
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(status === 200 ? JSON.stringify({ choices: [{ message: { content: '["refund","card"]' } }] }) : JSON.stringify({ error: { message: 'the model is down' } }));
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      aiUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    });
+    afterAll(async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    const withAi = async <T>(body: () => Promise<T>): Promise<T> => {
+      const before = readFileSync(configFile, 'utf8');
+      writeFileSync(configFile, JSON.stringify({ ...JSON.parse(before), gateway: { ai: { provider: 'openai', model: 'test-model', apiKey: 'sk-test', url: aiUrl } } }), { mode: 0o600 });
+      try {
+        return await body();
+      } finally {
+        writeFileSync(configFile, before, { mode: 0o600 });
+      }
+    };
+
+    it('extracts keywords with the model, then matches them by full-text search, and never shows the key', async () => {
+      status = 200;
+      seen.length = 0;
+      const [run, text] = await withAi(async () => [await kg(['search', 'how did we handle card refunds?', '--json']), await kg(['search', 'how did we handle card refunds?'])]);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+      const result = run.json<{ hits: Array<{ kind: string; text: string }> }>();
+      expect(result).toMatchObject({ ok: true, query: 'how did we handle card refunds?', method: 'full-text', keywords: ['refund', 'card'], matchedBy: 'ai-keywords' });
+      expect(result.hits).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'inquiry', text: 'My card payment failed, can I get a refund?' })]));
+      expect(seen[0]).toMatchObject({ path: '/v1/chat/completions', authorization: 'Bearer sk-test', body: { model: 'test-model' } });
+      expect(seen[0].body.messages).toEqual(expect.arrayContaining([expect.objectContaining({ role: 'user', content: expect.stringContaining('how did we handle card refunds?') })]));
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(/^Keywords: refund, card\n/);
+      expect(text.stdout).toContain('My card payment failed, can I get a refund?');
+      for (const out of [run.stdout, run.stderr, text.stdout, text.stderr]) expect(out).not.toContain('sk-test');
+      expect(statSync(configFile).mode & 0o777).toBe(0o600);
+    });
+
+    it('fails with AI_UNAVAILABLE naming the provider when the model cannot answer', async () => {
+      status = 500;
+      try {
+        const [run, text] = await withAi(async () => [await kg(['search', 'how did we handle card refunds?', '--json']), await kg(['search', 'how did we handle card refunds?'])]);
+        expect(run.code).toBe(1);
+        expect(run.json()).toMatchObject({ ok: false, code: 'AI_UNAVAILABLE', error: expect.stringMatching(/openai\/test-model.*HTTP 500/) });
+        expect(text.code).toBe(1);
+        expect(text.stderr).toContain('openai');
+        for (const out of [run.stdout, run.stderr, text.stdout, text.stderr]) expect(out).not.toContain('sk-test');
+      } finally {
+        status = 200;
+      }
+    });
   });
 
   it('reports each statement of a batch, stops at a failed #2 with exit 1, and goes on with --continue-on-error', async () => {

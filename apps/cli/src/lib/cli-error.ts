@@ -9,7 +9,8 @@ export type CliErrorCode =
   | 'NOT_IMPLEMENTED'
   | 'ACCESS_DENIED'
   | 'EXPIRED_TOKEN'
-  | 'LOGIN_FAILED';
+  | 'LOGIN_FAILED'
+  | 'AI_UNAVAILABLE';
 
 /**
  * A failure to report as `{ ok: false, error, code, ...details }` with --json, or `Error: …` on stderr, and its

@@ -11,7 +11,13 @@ export const CONFIG_FILE = 'config.json';
 export interface GatewaySettings {
   sink?: { type?: string; url?: string; token?: string };
   crm?: { url?: string; token?: string };
-  ai?: { provider?: string; model?: string; apiKey?: string };
+  ai?: {
+    provider?: string;
+    model?: string;
+    apiKey?: string;
+    /** base URL of the provider's API; for a local or compatible server */
+    url?: string;
+  };
 }
 
 /** What `setup` and `login` store (file mode 0600). */

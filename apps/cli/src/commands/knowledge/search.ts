@@ -2,10 +2,10 @@ import type { JsonValue, SearchHit } from '@brandwire/knowledge';
 import { string as stringArg } from '@oclif/core/args';
 import { integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
+import { type AiModelSettings, extractKeywords } from '../../lib/ai-keywords';
 import { usageError } from '../../lib/cli-error';
 import { closing, openReader } from '../../lib/knowledge-access';
 import { presentHits, presentQueryResult } from '../../lib/knowledge-present';
-import { configuredAiModel } from '../../lib/knowledge-settings';
 
 export interface CypherSearchResult {
   ok: true;
@@ -18,8 +18,11 @@ export interface CypherSearchResult {
 export interface TextSearchResult {
   ok: true;
   query: string;
-  /** how the text was matched: full-text search over inquiries and responses (AI search is not in this version) */
+  /** how the graph was searched: full-text search over inquiries and responses */
   method: 'full-text';
+  /** with an AI model configured: the keywords it took from the question, searched instead of the question */
+  keywords?: string[];
+  matchedBy?: 'ai-keywords';
   hits: SearchHit[];
 }
 
@@ -29,13 +32,14 @@ export default class KnowledgeSearch extends BrandwireCommand {
   static override summary = 'Search the knowledge graph: a read-only Cypher query (--cypher), or words matched against past inquiries and responses';
   static override description = [
     'With --cypher, runs one read-only statement (the graph is opened read-only, or read through the running gateway) and prints every column; --json gives {"ok":true,"columns":[…],"types":[…],"rows":[…]} with numbers and booleans as JSON numbers and booleans, integers beyond 2^53 as strings, and Kuzu\'s type names in types.',
-    'With words, runs a full-text search over the inquiries and responses (best first) and points to --cypher. Natural-language search with an AI model (keyword extraction, node matching) is not available in this version: with a model configured, the tool says so and searches the full text.',
+    'With words, runs a full-text search over the inquiries and responses (best first) and points to --cypher. With an AI model configured (gateway.ai: provider, model, apiKey, optional url), the question may be natural language: the model picks the keywords, which are then matched by the same full-text search and shown ("Keywords: …"; --json adds "keywords" and "matchedBy":"ai-keywords"). If the model cannot be reached the command fails with AI_UNAVAILABLE.',
   ].join('\n\n');
   static override examples = [
     '<%= config.bin %> knowledge search "refund card"',
+    '<%= config.bin %> knowledge search "how did we handle card refunds?"',
     '<%= config.bin %> knowledge search --cypher "MATCH (c:Customer)-[:ASKED]->(i:Inquiry) RETURN c.userKey, i.text, i.ts LIMIT 10" --json',
   ];
-  static override args = { text: stringArg({ description: 'words to search for in past inquiries and responses' }) };
+  static override args = { text: stringArg({ description: 'words to search for in past inquiries and responses, or a question when an AI model is configured' }) };
   static override flags = {
     cypher: string({ description: 'one read-only Cypher statement (MATCH … RETURN …)', helpValue: '<query>' }),
     limit: integer({ description: 'most hits of a word search (default 20)', min: 1, max: 1000, helpValue: '<n>' }),
@@ -65,12 +69,22 @@ export default class KnowledgeSearch extends BrandwireCommand {
   }
 
   private async words(text: string, limit: number | undefined): Promise<TextSearchResult> {
-    const model = configuredAiModel(this.session().config);
-    if (model) this.note(`AI search with ${model} is not available in this version of the tool: searching the full text instead.`);
+    const ai = this.session().config.gateway?.ai;
+    if (ai?.provider && ai.model) return this.aiWords(text, limit, { ...ai, provider: ai.provider, model: ai.model });
     const reader = await openReader('search', this.session());
     const hits = await closing(reader.backend, (backend) => backend.search(text, limit));
     await this.show(async () => `${await presentHits(hits, text)}\n\nHint: ${CYPHER_HINT}`);
     if (this.jsonEnabled()) this.note(`Hint: ${CYPHER_HINT}`);
     return { ok: true, query: text, method: 'full-text', hits };
+  }
+
+  /** Keyword extraction by the configured model, then node matching: full-text search of the keywords. */
+  private async aiWords(text: string, limit: number | undefined, ai: AiModelSettings): Promise<TextSearchResult> {
+    const keywords = await extractKeywords(ai, text);
+    const terms = keywords.join(' ');
+    const reader = await openReader('search', this.session());
+    const hits = await closing(reader.backend, (backend) => backend.search(terms, limit));
+    await this.show(async () => `Keywords: ${keywords.join(', ')}\n${await presentHits(hits, terms)}`);
+    return { ok: true, query: text, method: 'full-text', keywords, matchedBy: 'ai-keywords', hits };
   }
 }
