@@ -20,12 +20,6 @@ export function queryPortOf(config: StoredConfig): number {
   return config.knowledge?.queryPort ?? DEFAULT_KNOWLEDGE_QUERY_PORT;
 }
 
-/** The AI model the gateway settings name, when both provider and model are set. */
-export function configuredAiModel(config: StoredConfig): string | undefined {
-  const ai = config.gateway?.ai;
-  return ai?.provider && ai.model ? `${ai.provider}/${ai.model}` : undefined;
-}
-
 /** Stores `knowledge.enabled: true`, re-reading the file so nothing written since the session was read is lost. */
 export function enableKnowledge(session: Session): void {
   const config = readConfig(session.configPath);
