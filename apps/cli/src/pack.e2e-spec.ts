@@ -19,7 +19,10 @@ describe('the packed tool installed with npm install -g', () => {
     dir = mkdtempSync(join(tmpdir(), 'brandwire-pack-'));
     const tarball = (await run(process.execPath, [PACK, dir], { encoding: 'utf8' })).stdout.trim();
     // every dependency is in npm's cache after `npm ci`
-    await run('npm', ['install', '--global', '--prefix', join(dir, 'global'), '--prefer-offline', '--no-audit', '--no-fund', tarball], { env: cleanEnv() });
+    // npm keeps the machine's CA bundle: the registry is reached through a proxy whose CA only that bundle holds
+    // (Node 24's own CA store does not), and dependencies missing from the cache are fetched
+    const npmEnv = cleanEnv({ NODE_EXTRA_CA_CERTS: process.env['NODE_EXTRA_CA_CERTS'] });
+    await run('npm', ['install', '--global', '--prefix', join(dir, 'global'), '--prefer-offline', '--no-audit', '--no-fund', tarball], { env: npmEnv });
     bin = join(dir, 'global', 'bin', 'brandwire');
   }, 180_000);
   afterAll(async () => {

@@ -32,8 +32,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       service: GATEWAY_SERVICE,
       onError: (error, path) => log(`error: GET ${path} failed: ${messageOf(error)}`),
     });
-    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString() });
     log(`gateway started: pid ${process.pid}, query API and view on ${server.url}, ${describeGraph(options.graph, status)}`);
+    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString() });
   } catch (error) {
     await server?.close();
     await backend.close();

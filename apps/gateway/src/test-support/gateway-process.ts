@@ -29,7 +29,8 @@ export function spawnGateway(args: readonly string[]): GatewayProcess {
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | string | null>((done) => child.on('exit', (code, signal) => done(code ?? signal)));
+  // 'close', not 'exit': it comes once the output pipes are drained too, so stdout() then holds everything
+  const exited = new Promise<number | string | null>((done) => child.on('close', (code, signal) => done(code ?? signal)));
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
@@ -41,7 +42,8 @@ export async function waitForState(gateway: GatewayProcess, file: string, timeou
   for (;;) {
     if (existsSync(file)) {
       const state = JSON.parse(readFileSync(file, 'utf8')) as GatewayState;
-      if (state.pid === gateway.child.pid) return state;
+      // the start line is written before the state file, but may still be in the pipe
+      if (state.pid === gateway.child.pid && gateway.stdout().includes('gateway started')) return state;
     }
     if (exitCode !== undefined) throw new Error(`the gateway exited (${String(exitCode)}) before writing its state:\n${gateway.stdout()}${gateway.stderr()}`);
     if (Date.now() - started > timeoutMs) throw new Error(`the gateway wrote no state file in time:\n${gateway.stdout()}${gateway.stderr()}`);
