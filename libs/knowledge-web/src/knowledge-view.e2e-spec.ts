@@ -49,6 +49,17 @@ function paintedPixels(page: Page): Promise<number> {
   });
 }
 
+/** The value once it satisfies `done`, or the last one read after `timeoutMs`. */
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await read();
+  }
+  return value;
+}
+
 interface CyNode {
   renderedPosition(): { x: number; y: number };
   hasClass(name: string): boolean;
@@ -96,7 +107,8 @@ describe('knowledge view page in headless Chromium, over a real graph', () => {
 
     expect(await page.evaluate(() => (window as unknown as PageWindow).cy.nodes().length)).toBe(15);
     expect(await page.evaluate(() => (window as unknown as PageWindow).cy.edges().length)).toBeGreaterThan(10);
-    expect(await paintedPixels(page)).toBeGreaterThan(500);
+    // cytoscape paints on its next animation frames, later on a busy machine
+    expect(await eventually(() => paintedPixels(page), (painted) => painted > 500)).toBeGreaterThan(500);
     expect(await page.textContent('#summary')).toBe('15 nodes and 25 relations in graph.kuzu; showing 15 nodes of the most recent conversations.');
     expect(await page.locator('#legend li').allTextContents()).toEqual(expect.arrayContaining(['Inquiry 4', 'Response 4', 'Customer 2']));
 
