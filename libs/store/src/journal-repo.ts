@@ -16,12 +16,17 @@ import type { Database } from './schema';
 
 export type { BubbleRecord, ConversationRecord, JournalItem, NewBubble, NewJournalItem, RoomRecord, RoomState } from './journal-records';
 
+/** Told of a room whose items this process just wrote (or tried to: also when the write failed). */
+export type RoomChangeListener = (channelKey: string, userKey: string) => void;
+
 /**
  * The journal: one item per event and channel, `seq` increasing per channel and never reused.
  * Every write is one transaction that takes the channel's sequence row first, so concurrent writers
  * (also on other instances sharing PostgreSQL) are serialised per channel.
  */
 export class JournalRepo {
+  private readonly roomListeners = new Set<RoomChangeListener>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: 'sqlite' | 'postgres',
@@ -31,7 +36,26 @@ export class JournalRepo {
   /** Journals the items in order, updating their rooms and conversations, and returns them with their `seq`. */
   async append(channelKey: string, items: readonly NewJournalItem[]): Promise<JournalItem[]> {
     if (items.length === 0) return [];
-    return this.tx.run((trx) => appendInTransaction(trx, channelKey, items));
+    return this.changingRooms(channelKey, items, this.tx.run((trx) => appendInTransaction(trx, channelKey, items)));
+  }
+
+  /**
+   * Calls the listener after each write of this process that changed (or may have changed) a room's items,
+   * once the write has ended. Writes of other processes sharing a PostgreSQL database are not seen.
+   */
+  onRoomChange(listener: RoomChangeListener): () => void {
+    this.roomListeners.add(listener);
+    return () => this.roomListeners.delete(listener);
+  }
+
+  private async changingRooms<T>(channelKey: string, items: readonly NewJournalItem[], write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } finally {
+      // also after a failure: a reader on the same SQLite connection may have seen rows that were rolled back
+      const userKeys = new Set(items.map((item) => item.userKey));
+      for (const userKey of userKeys) for (const listener of this.roomListeners) listener(channelKey, userKey);
+    }
   }
 
   /**
@@ -39,7 +63,7 @@ export class JournalRepo {
    * messenger reports it again later; whichever comes second finds the conversation ended and adds nothing.
    */
   async appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
-    return this.tx.run(async (trx) => {
+    return this.changingRooms(channelKey, [item], this.tx.run(async (trx) => {
       let lock = trx.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey);
       if (this.dialect === 'postgres') lock = lock.forUpdate();
       await lock.executeTakeFirst();
@@ -52,7 +76,7 @@ export class JournalRepo {
       if (conversation?.ended === 1) return undefined;
       const [stored] = await appendInTransaction(trx, channelKey, [item]);
       return stored;
-    });
+    }));
   }
 
   async findBubble(channelKey: string, serial: string): Promise<BubbleRecord | undefined> {
@@ -79,7 +103,7 @@ export class JournalRepo {
    * `deleted` once every bubble it sent is deleted. Undefined when the bubble was deleted already.
    */
   async markBubbleDeleted(channelKey: string, serial: string, deletedItem: NewJournalItem): Promise<JournalItem | undefined> {
-    return this.tx.run(async (trx) => {
+    return this.changingRooms(channelKey, [deletedItem], this.tx.run(async (trx) => {
       const updated = await trx
         .updateTable('bubbles')
         .set({ deleted_ms: deletedItem.timestampUnixMs })
@@ -101,7 +125,7 @@ export class JournalRepo {
         await trx.updateTable('journal').set({ deleted: 1 }).where('channel_key', '=', channelKey).where('seq', '=', updated.journal_seq).execute();
       }
       return item;
-    });
+    }));
   }
 
   async listMessages(channelKey: string, userKey: string, max: number): Promise<JournalItem[]> {

@@ -19,6 +19,8 @@ export interface Config {
   jsonBodyLimit: string;
   /** How long an instance holds a channel's webhook deliveries before another may take them over. */
   deliveryLeaseMs: number;
+  /** Bytes of messages pages kept for rooms read again (embedded SQLite only); 0 keeps none. */
+  roomCacheBytes: number;
 }
 
 export class ConfigError extends Error {}
@@ -38,6 +40,14 @@ function positiveInt(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a whole number above 0, got "${raw}"`);
+  return value;
+}
+
+function wholeNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number from 0 up, got "${raw}"`);
   return value;
 }
 
@@ -81,5 +91,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env['LOG_LEVEL'] || 'warn',
     jsonBodyLimit: env['JSON_BODY_LIMIT'] || '1mb',
     deliveryLeaseMs: positiveInt(env, 'DELIVERY_LEASE_MS', 30_000),
+    roomCacheBytes: wholeNumber(env, 'ROOM_CACHE_MB', 32) * 1024 * 1024,
   };
 }

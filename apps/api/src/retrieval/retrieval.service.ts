@@ -16,6 +16,7 @@ import {
 } from './dto/retrieval-query.dto';
 import type { BrandConversationsDto, ConversationResponseDto, MessagesResponseDto, RoomsResponseDto } from './dto/retrieval-response.dto';
 import { toConversationSummary, toLine, toMessageItem, toRoomSummary } from './retrieval.mapping';
+import { RoomPageCache } from './room-page-cache';
 
 /** Reads rooms, messages and conversations of the channels a key may see. Never billed. */
 @Injectable()
@@ -24,12 +25,17 @@ export class RetrievalService {
     private readonly access: BrandAccessService,
     @Inject(STORE) private readonly store: Store,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly pages: RoomPageCache,
   ) {}
 
   async messages(principal: Principal, userKey: string, query: MessagesQueryDto): Promise<MessagesResponseDto> {
     const channel = await this.access.channelFor(principal, query.brand, 'brand');
-    const items = await this.store.journal.listMessages(channel.key, userKey, query.max ?? MAX_MESSAGES_DEFAULT);
-    return { ok: true, brand: channel.key, userKey, messages: items.map(toMessageItem) };
+    const max = query.max ?? MAX_MESSAGES_DEFAULT;
+    const stamp = this.pages.stampOf(channel.key, userKey);
+    const items = await this.store.journal.listMessages(channel.key, userKey, max);
+    const answer: MessagesResponseDto = { ok: true, brand: channel.key, userKey, messages: items.map(toMessageItem) };
+    this.pages.remember(channel.key, userKey, max, stamp, answer);
+    return answer;
   }
 
   async rooms(principal: Principal, query: RoomsQueryDto): Promise<RoomsResponseDto> {

@@ -6,6 +6,7 @@ import type { Config } from '../../config/config';
 import { CONFIG } from '../../app/tokens';
 import { fail } from '../errors/envelope';
 import { ApiKeysService } from './api-keys.service';
+import { bearerToken } from './bearer-token';
 import type { AuthenticatedRequest } from './principal';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access';
 
@@ -54,9 +55,9 @@ export class AuthGuard implements CanActivate {
   private async authenticate(request: AuthenticatedRequest) {
     const header = request.header('authorization');
     if (!header) throw fail('UNAUTHORIZED', 'missing Authorization header: send "Authorization: Bearer <key>"');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match?.[1]) throw fail('UNAUTHORIZED', 'the Authorization header must be "Bearer <key>"');
-    const principal = await this.keys.authenticate(match[1]);
+    const token = bearerToken(header);
+    if (!token) throw fail('UNAUTHORIZED', 'the Authorization header must be "Bearer <key>"');
+    const principal = await this.keys.authenticate(token);
     if (!principal) throw fail('UNAUTHORIZED', 'unknown key');
     return principal;
   }
