@@ -14,7 +14,11 @@
  * BENCH_ONLY (e.g. "ceiling,retrieval"), BENCH_ITEMS (1000000), BENCH_USERS, BENCH_CUSTOMERS (200),
  * BENCH_LOG_LEVEL (the service's LOG_LEVEL; unset = its default), BENCH_QUIET_WAIT (120 s: wait for other
  * processes to leave the CPUs alone before each measurement), BENCH_CPU_PROF (folder for --cpu-prof
- * profiles of the servers; see profile-summary.mjs), BENCH_KEEP=1 (keep the temporary folder).
+ * profiles of the servers; see profile-summary.mjs), BENCH_KEEP=1 (keep the temporary folder),
+ * BENCH_SANDBOX (where the send scenario's sandbox messenger runs, as in signals.mjs: `process`, the default, its
+ * own process with the API pointed at it by UPSTREAM_URL and customers created through its control API, as the
+ * messenger is a system of its own in production; or `embedded`, the `npm start` set-up, the sandbox inside the
+ * API process and billed to it). The table says which mode was measured.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -48,7 +52,7 @@ function say(text) {
 }
 
 function brief(r) {
-  const extra = r.okFalse !== undefined ? `, ok:false ${r.okFalse}` : '';
+  const extra = (r.okFalse !== undefined ? `, ok:false ${r.okFalse}` : '') + (r.sandboxCpuPct !== undefined ? `, sandbox process CPU ${r.sandboxCpuPct}%` : '');
   return `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}${extra}, server CPU ${r.serverCpuPct ?? '?'}%, load generator CPU ${r.clientCpuPct}%, other processes CPU ${r.otherCpuPct ?? '?'}%${r.quietBefore?.waitedS ? ` (waited ${r.quietBefore.waitedS} s for quiet)` : ''}`;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Signal delivery figures of the real service (SQLite, in-process sandbox messenger) to a webhook receiver on
+ * Signal delivery figures of the real service (SQLite; the sandbox messenger as BENCH_SANDBOX says) to a webhook receiver on
  * loopback in this process:
  *   1. latency: customers write at BENCH_RATE messages/s (default 300) for BENCH_SECONDS (default 10), after
  *      BENCH_WARMUP seconds (default 3) of the same load that are not measured; for each
@@ -19,8 +19,7 @@
  *                                     written through the API's /sandbox control routes (their cost included)
  *   BENCH_CPU_PROF=<dir>              the API process writes a V8 CPU profile there (tools/bench/profile-summary.mjs)
  */
-import { createHash } from 'node:crypto';
-import { Agent, createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -28,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { startChildServer } from './lib/child-server.mjs';
 import { stopAll, track } from './lib/children.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
+import { sandboxFor, sandboxMode } from './lib/sandbox.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
@@ -44,11 +44,7 @@ const ADMIN = 'bench-admin-token-00000001';
 const CUSTOMERS = 200;
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'latency,throughput,outage').split(','));
 const CPU_PROF = process.env.BENCH_CPU_PROF;
-const SANDBOX = process.env.BENCH_SANDBOX ?? 'process';
-if (!['process', 'embedded'].includes(SANDBOX)) throw new Error(`BENCH_SANDBOX must be process or embedded, got ${SANDBOX}`);
-const PARTNER_KEY = 'bench-partner-key';
-/** the sandbox's id of a channel (libs/upstream senderKeyOf) */
-const SENDER_KEY = createHash('sha1').update(CHANNEL, 'utf8').digest('hex');
+const SANDBOX = sandboxMode();
 
 /** How a customer writes: through the sandbox's own control API, or the API's /sandbox routes when embedded. */
 let writeCustomer;
@@ -86,34 +82,6 @@ function receiver() {
     },
     close: () => new Promise((r) => server.close(() => r())),
   };
-}
-
-/** The load's own HTTP client: node:http on keep-alive sockets, lighter than fetch, so the load takes less of the CPUs it shares. */
-const loadAgent = new Agent({ keepAlive: true, maxSockets: 256 });
-/**
- * A kept-alive socket the server has just closed for idleness fails at once with ECONNRESET (nothing was
- * processed): that one is sent again on a fresh socket.
- */
-async function postJson(url, headers, body) {
-  try {
-    return await postJsonOnce(url, headers, body);
-  } catch (error) {
-    if (error.code !== 'ECONNRESET') throw error;
-    return postJsonOnce(url, headers, body);
-  }
-}
-
-function postJsonOnce(url, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent: loadAgent, headers: { ...headers, 'content-type': 'application/json' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
-    });
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
 }
 
 async function call(url, method, path, body) {
@@ -215,20 +183,10 @@ async function main() {
   try {
     const seed = join(tmp, 'seed.json');
     writeFileSync(seed, JSON.stringify({ brands: [{ id: 'sig', name: 'Sig', channels: [{ key: CHANNEL, name: 'Sig', type: 'kakao', plan: { consultations: 1e9 } }] }], keys: [{ token: ADMIN, name: 'admin', scope: 'Admin', brands: ['sig'] }] }));
-    let upstream = {};
-    let sandboxPid;
-    if (SANDBOX === 'process') {
-      const sandbox = track(await startChildServer({ name: 'the sandbox messenger', args: ['libs/upstream/dist/sandbox-main.js'], cwd: repoRoot, env: { SANDBOX_PORT: '0', SANDBOX_PARTNER_KEY: PARTNER_KEY }, logFile: join(tmp, 'sandbox.log') }));
-      upstream = { UPSTREAM_URL: sandbox.url, UPSTREAM_PARTNER_KEY: PARTNER_KEY };
-      sandboxPid = sandbox.pid;
-      writeCustomer = async (userKey, text) => {
-        const { status, json } = await postJson(`${sandbox.url}/_sandbox/customers/${userKey}/messages`, { 'x-partner-key': PARTNER_KEY }, { senderKey: SENDER_KEY, text });
-        const callback = json.callbacks?.find((c) => c.path === '/message');
-        if (status !== 200 || !json.ok || callback?.status !== 200) throw new Error(`customer message refused: HTTP ${status} ${JSON.stringify(json).slice(0, 300)}`);
-        return { seq: callback.body.seq };
-      };
-    }
-    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, DATABASE_URL: '', UPSTREAM_URL: '', ...upstream }, logFile: join(tmp, 'api.log'), nodeFlags: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [] }));
+    const sandbox = await sandboxFor(SANDBOX, { repoRoot, tmp });
+    const sandboxPid = sandbox.pid;
+    if (sandbox.writeCustomer) writeCustomer = (userKey, text) => sandbox.writeCustomer(CHANNEL, userKey, text);
+    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, DATABASE_URL: '', UPSTREAM_URL: '', ...sandbox.apiEnv }, logFile: join(tmp, 'api.log'), nodeFlags: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [] }));
     if (SANDBOX === 'embedded') writeCustomer = (userKey, text) => call(api.url, 'POST', `/sandbox/customers/${userKey}/messages`, { brandKey: CHANNEL, text });
     const hookUrl = await hook.listen();
     await call(api.url, 'PUT', '/api/agent/settings/webhook', { brandKey: CHANNEL, url: hookUrl });

@@ -28,16 +28,18 @@ export function writeSeed(dir) {
  * @param {string} o.logFile
  * @param {string} [o.logLevel]   LOG_LEVEL (unset: the service default)
  * @param {string[]} [o.nodeFlags]
+ * @param {Record<string,string>} [o.upstreamEnv]  UPSTREAM_URL and UPSTREAM_PARTNER_KEY of a sandbox process (none: embedded)
  */
-export async function startApi({ repoRoot, dataDir, seedFile, logFile, logLevel, nodeFlags = [] }) {
+export async function startApi({ repoRoot, dataDir, seedFile, logFile, logLevel, nodeFlags = [], upstreamEnv = {} }) {
   const env = { PORT: '0', BRANDWIRE_DATA_DIR: dataDir, BRANDWIRE_SEED: seedFile };
   if (logLevel) env.LOG_LEVEL = logLevel;
   // a DATABASE_URL or UPSTREAM_URL of the calling shell must not leak in: this is the SQLite + sandbox setup
+  // (the sandbox in the API process unless upstreamEnv points at one of its own)
   const server = await startChildServer({
     name: 'the API service',
     args: ['apps/api/dist/main.js'],
     cwd: repoRoot,
-    env: { ...env, DATABASE_URL: '', UPSTREAM_URL: '' },
+    env: { ...env, DATABASE_URL: '', UPSTREAM_URL: '', ...upstreamEnv },
     logFile,
     nodeFlags,
   });
@@ -67,13 +69,21 @@ export async function call(url, method, path, body, attempts = 3) {
   return JSON.parse(text);
 }
 
-/** Each customer writes once through the sandbox, which starts a consultation (a session in progress). */
-export async function createCustomers(url, userKeys, parallel = 10) {
+/**
+ * Each customer writes once through the sandbox, which starts a consultation (a session in progress): through
+ * `writeCustomer(channelKey, userKey, text)` of a sandbox process, or else the API's /sandbox routes (embedded).
+ */
+export async function createCustomers(url, userKeys, { parallel = 10, writeCustomer } = {}) {
   let next = 0;
   const worker = async () => {
     while (next < userKeys.length) {
       const userKey = userKeys[next++];
-      const reply = await call(url, 'POST', `/sandbox/customers/${encodeURIComponent(userKey)}/messages`, { brandKey: CHANNEL, text: `hello from ${userKey}` });
+      const text = `hello from ${userKey}`;
+      if (writeCustomer) {
+        await writeCustomer(CHANNEL, userKey, text);
+        continue;
+      }
+      const reply = await call(url, 'POST', `/sandbox/customers/${encodeURIComponent(userKey)}/messages`, { brandKey: CHANNEL, text });
       if (reply.ok !== true) throw new Error(`customer ${userKey} could not write: ${JSON.stringify(reply)}`);
     }
   };

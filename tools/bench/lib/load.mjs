@@ -18,17 +18,19 @@ function run(opts) {
  * @param {number} o.duration     seconds measured
  * @param {number} o.warmup       seconds of load before, not measured
  * @param {number} [o.serverPid]  to report the server's CPU use during the measurement
+ * @param {number} [o.sandboxPid] a sandbox messenger process the server calls: its CPU use is reported apart
  * @param {() => void} [o.beforeMeasure]  called between warm-up and measurement (reset counters)
  * @param {number} [o.quietWait]  wait up to this many seconds for a quiet machine before the warm-up
  * @param {(s: string) => void} [o.say]
  */
-export async function measureLoad({ url, requests, connections, duration, warmup, serverPid, beforeMeasure, quietWait = 0, say }) {
+export async function measureLoad({ url, requests, connections, duration, warmup, serverPid, sandboxPid, beforeMeasure, quietWait = 0, say }) {
   const common = { url, connections, requests, timeout: 10, pipelining: 1 };
   const quiet = await waitForQuietMachine({ maxWaitS: quietWait, say });
   if (warmup > 0) await run({ ...common, duration: warmup });
   beforeMeasure?.();
   const loadBefore = Math.round(loadavg()[0] * 100) / 100;
   const serverCpu = serverPid ? cpuMeter(serverPid) : () => undefined;
+  const sandboxCpu = sandboxPid ? cpuMeter(sandboxPid) : () => undefined;
   const machineBusy = machineMeter(cpus().length);
   const clientStart = process.cpuUsage();
   const wallStart = process.hrtime.bigint();
@@ -36,6 +38,7 @@ export async function measureLoad({ url, requests, connections, duration, warmup
   const wall = Number(process.hrtime.bigint() - wallStart) / 1e9;
   const client = process.cpuUsage(clientStart);
   const serverCpuPct = serverCpu();
+  const sandboxCpuPct = sandboxCpu();
   const clientCpuPct = Math.round(((client.user + client.system) / 1e6 / wall) * 100);
   const busyCores = machineBusy();
   return {
@@ -53,8 +56,11 @@ export async function measureLoad({ url, requests, connections, duration, warmup
     /** CPU time of the server per answered request: robust to other load on the machine, unlike req/s */
     serverCpuMsPerReq: serverCpuPct === undefined || result.requests.total === 0 ? undefined : Math.round(((serverCpuPct / 100) * wall * 1000 * 1000) / result.requests.total) / 1000,
     clientCpuPct,
-    /** CPU used by everything else on the machine during the measurement, in % of one core */
-    otherCpuPct: busyCores === undefined || serverCpuPct === undefined ? undefined : Math.max(0, Math.round(busyCores * 100 - serverCpuPct - clientCpuPct)),
+    /** CPU use of a sandbox messenger process of its own (% of one core); undefined when there is none */
+    sandboxCpuPct,
+    sandboxCpuMsPerReq: sandboxCpuPct === undefined || result.requests.total === 0 ? undefined : Math.round(((sandboxCpuPct / 100) * wall * 1000 * 1000) / result.requests.total) / 1000,
+    /** CPU used by everything else on the machine during the measurement (not the sandbox process), in % of one core */
+    otherCpuPct: busyCores === undefined || serverCpuPct === undefined ? undefined : Math.max(0, Math.round(busyCores * 100 - serverCpuPct - clientCpuPct - (sandboxCpuPct ?? 0))),
     loadAverageBefore: loadBefore,
     quietBefore: quiet,
     durationS: result.duration,

@@ -1,4 +1,5 @@
 /** Benchmark settings, from the environment (all optional). */
+import { sandboxMode } from './sandbox.mjs';
 
 function number(name, fallback, { min = 0 } = {}) {
   const raw = process.env[name];
@@ -43,6 +44,8 @@ export function readOptions() {
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     /** before each measurement, wait up to this many seconds for the machine to be quiet (0: never wait) */
     quietWait: number('BENCH_QUIET_WAIT', 120),
+    /** where the sandbox messenger of the send scenario runs: 'process' (its own process) or 'embedded' (in the API) */
+    sandbox: sandboxMode(),
     /** keep the temporary folder (databases, logs) */
     keep: process.env.BENCH_KEEP === '1',
   };

@@ -39,6 +39,9 @@ export function summarise(runs) {
       clientCpuPct: median(results.map((r) => r.clientCpuPct)),
       otherCpuPct: median(results.map((r) => r.otherCpuPct)),
       serverCpuMsPerReq: median(results.map((r) => r.serverCpuMsPerReq)),
+      sandbox: results[0].sandbox,
+      sandboxCpuPct: median(results.map((r) => r.sandboxCpuPct)),
+      sandboxCpuMsPerReq: median(results.map((r) => r.sandboxCpuMsPerReq)),
       quietStarts: results.filter((r) => r.quietBefore?.quiet === true).length,
       rpsAll: results.map((r) => r.rps),
       p99All: results.map((r) => r.p99),
@@ -93,14 +96,14 @@ export function formatTable({ machine: m, options, summary, fill }) {
   );
   if (fill) lines.push(`retrieval database: ${fill.items.toLocaleString('en')} journal items, ${fill.users.toLocaleString('en')} customers, queried room: ${fill.hotItems} items (filled in ${fill.seconds} s)`);
   lines.push('');
-  const header = [pad('scenario', 48), pad('req/s', 8, true), pad('p50 ms', 7, true), pad('p99 ms', 7, true), pad('non-2xx', 8, true), pad('ok:false', 9, true), pad('srv CPU', 8, true), pad('CPU ms/req', 10, true), pad('other', 6, true), pad('quiet', 6, true), pad('x ceiling', 10, true), '  req/s of each run'];
+  const header = [pad('scenario', 56), pad('req/s', 8, true), pad('p50 ms', 7, true), pad('p99 ms', 7, true), pad('non-2xx', 8, true), pad('ok:false', 9, true), pad('srv CPU', 8, true), pad('CPU ms/req', 10, true), pad('other', 6, true), pad('quiet', 6, true), pad('x ceiling', 10, true), '  req/s of each run'];
   lines.push(header.join(' '));
   lines.push('-'.repeat(header.join(' ').length + 4));
   for (const [scenario, med] of Object.entries(summary.medians)) {
     const ratio = summary.ratios[scenario];
     lines.push(
       [
-        pad(LABELS[scenario] ?? scenario, 48),
+        pad(`${LABELS[scenario] ?? scenario}${med.sandbox ? ` [sandbox: ${med.sandbox}]` : ''}`, 56),
         pad(med.rps, 8, true),
         pad(med.p50, 7, true),
         pad(med.p99, 7, true),
@@ -114,6 +117,13 @@ export function formatTable({ machine: m, options, summary, fill }) {
         `  ${med.rpsAll.join(', ')}`,
       ].join(' '),
     );
+  }
+  for (const [scenario, med] of Object.entries(summary.medians)) {
+    if (med.sandbox === 'process') {
+      lines.push(`${scenario}: the sandbox messenger ran as its own process (BENCH_SANDBOX=process), not billed to the server: it used ${med.sandboxCpuPct ?? '?'}% of a core, ${med.sandboxCpuMsPerReq?.toFixed(3) ?? '?'} ms/req`);
+    } else if (med.sandbox === 'embedded') {
+      lines.push(`${scenario}: the sandbox messenger ran inside the API process (BENCH_SANDBOX=embedded): its HTTP server and logic are billed to the server`);
+    }
   }
   lines.push('srv CPU: CPU use of the server process (% of one core); CPU ms/req: its CPU time per answered request;');
   lines.push('other: CPU use of all other processes but the load generator (% of one core), i.e. noise from a shared machine;');

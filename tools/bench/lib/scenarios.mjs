@@ -7,6 +7,7 @@ import { startChildServer } from './child-server.mjs';
 import { track } from './children.mjs';
 import { measureLoad } from './load.mjs';
 import { HOT_USER, prefillJournal } from './prefill-journal.mjs';
+import { sandboxFor } from './sandbox.mjs';
 
 const CEILING_APP = fileURLToPath(new URL('../ceiling-app.cjs', import.meta.url));
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -57,20 +58,31 @@ export async function ceiling(ctx, round) {
   }
 }
 
-/** 2. Text send: POST /api/agent/send round-robin over customers with a consultation in progress. */
+/**
+ * 2. Text send: POST /api/agent/send round-robin over customers with a consultation in progress. The sandbox
+ * messenger runs where ctx.options.sandbox says (BENCH_SANDBOX: its own process by default, or in the API).
+ */
 export async function textSend(ctx, round) {
   const dataDir = join(ctx.tmp, `send-${round}`);
-  const server = await startApi({
-    repoRoot: ctx.repoRoot,
-    dataDir,
-    seedFile: ctx.seedFile,
-    logFile: join(ctx.tmp, `send-${round}.log`),
-    logLevel: ctx.options.logLevel,
-    nodeFlags: profFlags(ctx, `send-${round}`),
-  });
+  const sandbox = await sandboxFor(ctx.options.sandbox, { repoRoot: ctx.repoRoot, tmp: ctx.tmp, label: `send-${round}-sandbox` });
+  let server;
+  try {
+    server = await startApi({
+      repoRoot: ctx.repoRoot,
+      dataDir,
+      seedFile: ctx.seedFile,
+      logFile: join(ctx.tmp, `send-${round}.log`),
+      logLevel: ctx.options.logLevel,
+      nodeFlags: profFlags(ctx, `send-${round}`),
+      upstreamEnv: sandbox.apiEnv,
+    });
+  } catch (error) {
+    await sandbox.server?.stop();
+    throw error;
+  }
   try {
     const customers = Array.from({ length: ctx.options.customers }, (_, i) => `buyer-${String(i).padStart(4, '0')}`);
-    await createCustomers(server.url, customers);
+    await createCustomers(server.url, customers, { writeCustomer: sandbox.writeCustomer });
 
     let next = 0;
     const answers = { ok: 0, notOk: 0, unreadable: 0, codes: {} };
@@ -109,6 +121,7 @@ export async function textSend(ctx, round) {
       quietWait: ctx.options.quietWait,
       say: ctx.say,
       serverPid: server.pid,
+      sandboxPid: sandbox.pid,
       beforeMeasure: () => Object.assign(answers, { ok: 0, notOk: 0, unreadable: 0, codes: {} }),
     });
 
@@ -116,11 +129,12 @@ export async function textSend(ctx, round) {
     const check = await call(server.url, 'GET', `/api/agent/rooms/${customers[0]}/messages?brand=${CHANNEL}&max=1`);
     if (check.messages?.[0]?.kind !== 'agent') throw new Error(`no agent item journaled for ${customers[0]}: ${JSON.stringify(check)}`);
 
-    return { ...result, okFalse: answers.notOk + answers.unreadable, okTrue: answers.ok, notOkCodes: answers.codes };
+    return { ...result, sandbox: sandbox.mode, okFalse: answers.notOk + answers.unreadable, okTrue: answers.ok, notOkCodes: answers.codes };
   } catch (error) {
     throw withServerTail(server, error);
   } finally {
     await server.stop();
+    await sandbox.server?.stop();
   }
 }
 
