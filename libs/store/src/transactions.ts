@@ -1,4 +1,4 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { Dialect } from './open-store';
 import type { Database } from './schema';
 
@@ -64,6 +64,11 @@ export class GroupCommit implements Transactions {
   }
 }
 
+// the same text on both dialects, compiled once rather than per unit
+const SAVEPOINT = CompiledQuery.raw('savepoint unit');
+const RELEASE = CompiledQuery.raw('release savepoint unit');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to savepoint unit');
+
 async function runEach(trx: Transaction<Database>, batch: readonly Queued[]): Promise<Outcome[]> {
   if (batch.length === 1) {
     // alone in its transaction: a failure rolls the transaction back, as it always did
@@ -72,14 +77,14 @@ async function runEach(trx: Transaction<Database>, batch: readonly Queued[]): Pr
   }
   const outcomes: Outcome[] = [];
   for (const item of batch) {
-    await sql`savepoint unit`.execute(trx);
+    await trx.executeQuery(SAVEPOINT);
     try {
       const value = await item.work(trx);
-      await sql`release savepoint unit`.execute(trx);
+      await trx.executeQuery(RELEASE);
       outcomes.push({ ok: true, value });
     } catch (error) {
-      await sql`rollback to savepoint unit`.execute(trx);
-      await sql`release savepoint unit`.execute(trx);
+      await trx.executeQuery(ROLLBACK_TO);
+      await trx.executeQuery(RELEASE);
       outcomes.push({ ok: false, error });
     }
   }

@@ -1,5 +1,5 @@
 import { type Operation, PLAN_EXHAUSTED_MESSAGE, billingDay, isBillable } from '@brandwire/domain';
-import type { ChannelRecord, ServedConsultation, Store } from '@brandwire/store';
+import type { ChannelRecord, RoomRecord, ServedConsultation, Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, CONFIG, STORE } from '../app/tokens';
@@ -9,9 +9,42 @@ import type { Config } from '../config/config';
 /** A count taken for a send; given back when the messenger refuses the send. */
 export interface Charge {
   release(): Promise<void>;
+  /** The messenger accepted the send: the count is final and will never be given back. */
+  keep(): void;
 }
 
-const NO_CHARGE: Charge = { release: () => Promise.resolve() };
+const NO_CHARGE: Charge = { release: () => Promise.resolve(), keep: () => undefined };
+
+/** Served consultations remembered at most, per day: far more than a day's consultations of one instance. */
+const MAX_KEPT = 100_000;
+
+/**
+ * The consultations this instance knows are served on the current billing day for good: their count was taken
+ * here and kept (the messenger accepted the send). Their `served_consultations` row can never go away (a row
+ * is deleted only by the release of the reservation that inserted it, and a kept one is never released, on
+ * any instance), so reserving for them again would always answer 'free': the check and its write are skipped.
+ */
+class KeptConsultations {
+  private day = '';
+  private readonly keys = new Set<string>();
+
+  has(c: ServedConsultation): boolean {
+    return c.day === this.day && this.keys.has(keyOf(c));
+  }
+
+  add(c: ServedConsultation): void {
+    if (c.day !== this.day || this.keys.size >= MAX_KEPT) {
+      // a new day (or too many remembered): only the new day's consultations are worth remembering
+      this.keys.clear();
+      this.day = c.day;
+    }
+    this.keys.add(keyOf(c));
+  }
+}
+
+function keyOf(c: ServedConsultation): string {
+  return `${c.channelKey}\u0000${c.sessionId}\u0000${c.userKey}`;
+}
 
 /**
  * The plan's consultation count: sending commands cost one count the first time a customer's consultation is
@@ -19,6 +52,11 @@ const NO_CHARGE: Charge = { release: () => Promise.resolve() };
  */
 @Injectable()
 export class BillingService {
+  private readonly kept = new KeptConsultations();
+  /** the billing day of the last minute asked for (every zone's offset is whole minutes) */
+  private dayMinute = Number.NaN;
+  private dayOfMinute = '';
+
   constructor(
     @Inject(STORE) private readonly store: Store,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
@@ -28,21 +66,22 @@ export class BillingService {
   /** Takes a count for a send before it goes out; 402 `PLAN_EXHAUSTED` when the plan is used up. */
   async charge(channel: ChannelRecord, userKey: string, op: Operation): Promise<Charge> {
     if (!isBillable(op)) return NO_CHARGE;
-    const room = await this.store.journal.getRoom(channel.key, userKey);
+    return this.chargeInRoom(channel, userKey, op, await this.store.journal.getRoom(channel.key, userKey));
+  }
+
+  /** As `charge`, for a caller that has just read the customer's room (`undefined`: the customer has none). */
+  async chargeInRoom(channel: ChannelRecord, userKey: string, op: Operation, room: RoomRecord | undefined): Promise<Charge> {
+    if (!isBillable(op)) return NO_CHARGE;
     // Without a consultation in progress the messenger refuses the send (-502): nothing is served, nothing is billed.
     if (room?.state !== 'in_progress') return NO_CHARGE;
-    const served: ServedConsultation = {
-      channelKey: channel.key,
-      sessionId: room.sessionId,
-      userKey,
-      day: billingDay(this.clock.now(), this.config.timeZone),
-    };
+    const served: ServedConsultation = { channelKey: channel.key, sessionId: room.sessionId, userKey, day: this.today() };
+    if (this.kept.has(served)) return NO_CHARGE;
     const reservation = await this.store.billing.reserve(served);
     switch (reservation) {
       case 'free':
         return NO_CHARGE;
       case 'charged':
-        return { release: () => this.store.billing.release(served) };
+        return { release: () => this.store.billing.release(served), keep: () => this.kept.add(served) };
       case 'exhausted':
         throw fail('PLAN_EXHAUSTED', `${PLAN_EXHAUSTED_MESSAGE} (channel ${channel.key}, plan of ${channel.planConsultations})`);
       default: {
@@ -50,5 +89,15 @@ export class BillingService {
         throw new Error(`unknown reservation ${String(unreachable)}`);
       }
     }
+  }
+
+  private today(): string {
+    const now = this.clock.now();
+    const minute = Math.floor(now / 60_000);
+    if (minute !== this.dayMinute) {
+      this.dayOfMinute = billingDay(now, this.config.timeZone);
+      this.dayMinute = minute;
+    }
+    return this.dayOfMinute;
   }
 }

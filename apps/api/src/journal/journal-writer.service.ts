@@ -18,10 +18,18 @@ export class JournalWriter {
     return this.told(channelKey, await this.store.journal.append(channelKey, items));
   }
 
-  /** Journals a send the messenger accepted, as an `agent` item of the customer's current consultation. */
-  async appendAgentSend(channelKey: string, userKey: string, send: { text: string; serial: string; bubbles: readonly NewBubble[]; timestampUnixMs: number }): Promise<void> {
-    const room = await this.store.journal.getRoom(channelKey, userKey);
-    await this.append(channelKey, [{ userKey, sessionId: room?.sessionId ?? '', kind: 'agent', ...send }]);
+  /**
+   * Journals a send the messenger accepted, as an `agent` item of the customer's current consultation: the one
+   * of `send.sessionId` when the caller read the room for the send already ('' for a customer without one),
+   * else the room's now.
+   */
+  async appendAgentSend(
+    channelKey: string,
+    userKey: string,
+    send: { text: string; serial: string; bubbles: readonly NewBubble[]; timestampUnixMs: number; sessionId?: string },
+  ): Promise<void> {
+    const { sessionId = (await this.store.journal.getRoom(channelKey, userKey))?.sessionId ?? '', ...item } = send;
+    await this.append(channelKey, [{ userKey, sessionId, kind: 'agent', ...item }]);
   }
 
   /** Marks a sent bubble deleted and journals its `deleted` item; undefined when it was deleted already. */

@@ -76,7 +76,9 @@ export class SendService {
   }
 
   async deliver(channel: ChannelRecord, userKey: string, bubble: BubbleSpec, send: (serial: string) => Promise<UpstreamResult>): Promise<SendResponseDto> {
-    const charge = await this.billing.charge(channel, userKey, bubble.op);
+    // the room is read once: billing charges its consultation, and the journal item belongs to it
+    const room = await this.store.journal.getRoom(channel.key, userKey);
+    const charge = await this.billing.chargeInRoom(channel, userKey, bubble.op, room);
     const serial = this.serials.next();
     let result: UpstreamResult;
     try {
@@ -89,7 +91,9 @@ export class SendService {
       await charge.release();
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }
+    charge.keep();
     await this.journal.appendAgentSend(channel.key, userKey, {
+      sessionId: room?.sessionId ?? '',
       text: bubble.text,
       serial,
       bubbles: [{ serial, kind: bubble.kind, text: bubble.bubbleText, groupIndex: 0 }],

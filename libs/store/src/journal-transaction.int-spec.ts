@@ -1,0 +1,76 @@
+import { Store } from './index';
+import { TEST_DIALECTS, type TestDatabase, testDatabase } from './testing';
+
+describe.each(TEST_DIALECTS)('journal writes on %s', (dialect) => {
+  let db: TestDatabase;
+  let store: Store;
+  let other: Store;
+
+  beforeEach(async () => {
+    db = await testDatabase(dialect);
+    store = await Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl });
+    await store.directory.upsertBrand({ id: 'acme', name: 'Acme' });
+    await store.directory.upsertChannel({ key: 'acme-kakao', brandId: 'acme', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, planConsultations: 10, senderKey: 'a'.repeat(40) });
+    // a second instance on the same database, as another process sharing it would be
+    other = await Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl });
+  });
+
+  afterEach(async () => {
+    await other.close();
+    await store.close();
+    await db.drop();
+  });
+
+  const agentItem = (n: number) => ({ userKey: 'u1', sessionId: 's1', kind: 'agent' as const, text: `t${n}`, timestampUnixMs: n, serial: `bw-${n}` });
+  const states = async () => (await store.signals.listAfter('acme-kakao', { seq: 0, part: -1 }, 100)).map((s) => [s.seq, s.part, s.state]);
+
+  it("writes each signal pending or not by the channel's webhook at the time of the write, whoever changed it", async () => {
+    await store.journal.append('acme-kakao', [agentItem(1)]);
+    await other.settings.setWebhookUrl('acme-kakao', 'https://hooks.example.com/in');
+    await store.journal.append('acme-kakao', [agentItem(2)]);
+    await other.settings.setWebhookUrl('acme-kakao', '');
+    await store.journal.append('acme-kakao', [agentItem(3)]);
+    await store.settings.setWebhookUrl('acme-kakao', 'https://hooks.example.com/again');
+    await store.journal.append('acme-kakao', [agentItem(4)]);
+    await other.settings.setWebhookUrl('acme-kakao', null);
+    await store.journal.append('acme-kakao', [agentItem(5)]);
+
+    expect(await states()).toEqual([
+      [1, 0, 'none'],
+      [1, 1, 'none'],
+      [2, 0, 'pending'],
+      [2, 1, 'pending'],
+      [3, 0, 'none'],
+      [3, 1, 'none'],
+      [4, 0, 'pending'],
+      [4, 1, 'pending'],
+      [5, 0, 'none'],
+      [5, 1, 'none'],
+    ]);
+  });
+
+  it('journals several items with several bubbles in one write, and concurrent writes of both instances in turn', async () => {
+    const [first, second] = await store.journal.append('acme-kakao', [
+      { userKey: 'u1', sessionId: 's1', kind: 'reference', text: 'Consultation started', timestampUnixMs: 10 },
+      {
+        userKey: 'u1',
+        sessionId: 's1',
+        kind: 'agent',
+        text: '[photo] x',
+        timestampUnixMs: 11,
+        serial: 'bw-a',
+        bubbles: [
+          { serial: 'bw-a', kind: 'image', text: null, groupIndex: 0 },
+          { serial: 'bw-b', kind: 'text', text: 'caption', groupIndex: 1 },
+        ],
+      },
+    ]);
+    expect([first?.seq, second?.seq]).toEqual([1, 2]);
+    expect((await store.journal.findBubble('acme-kakao', 'bw-b'))?.journalSeq).toBe(2);
+
+    await Promise.all([store.journal.append('acme-kakao', [agentItem(20)]), other.journal.append('acme-kakao', [agentItem(21)]), store.journal.append('acme-kakao', [agentItem(22)])]);
+    expect((await store.journal.listMessages('acme-kakao', 'u1', 10)).map((m) => m.seq)).toEqual([5, 4, 3, 2, 1]);
+    expect(await store.journal.getRoom('acme-kakao', 'u1')).toMatchObject({ sessionId: 's1', state: 'in_progress', lastSeq: 5 });
+    expect(await store.journal.findConversation('acme-kakao', 's1')).toMatchObject({ firstSeq: 1, lastSeq: 5, count: 5, ended: false });
+  });
+});
