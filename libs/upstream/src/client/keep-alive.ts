@@ -42,6 +42,8 @@ export function createKeepAliveAxios(o: HttpClientOptions): { http: AxiosInstanc
     httpAgent,
     httpsAgent,
     ...(proxy === false ? { proxy } : {}),
+    // Node's http adapter by name: axios's default list would try XHR (absent in Node) first on every request
+    adapter: 'http',
     maxRedirects: 0,
     maxBodyLength: Infinity,
     maxContentLength: Infinity,

@@ -142,7 +142,8 @@ export class HttpMessengerClient implements MessengerPort {
     const target = `POST ${path}`;
     let res;
     try {
-      res = await this.http.post<unknown>(path, data);
+      // request() rather than post(), which merges a second configuration into this one first
+      res = await this.http.request<unknown>({ method: 'post', url: path, data });
     } catch (err) {
       throw toUnavailable(err, target);
     }
