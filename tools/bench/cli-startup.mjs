@@ -2,13 +2,13 @@
 // Start-up time of the command-line tool, beside a bare `node -e 0` in the same run (same machine load):
 //   brandwire env --json   target: median <= 250 ms
 //   brandwire --help       target: median <= 350 ms
-// Each is run as a person runs it (the launcher bin/brandwire, which starts the tool in a child process), and
+// Each is run as a person runs it (the launcher bin/brandwire, which runs the tool in its own process), and
 // `env --json` also as a program runs it (binaryPath + binaryArgs from `env --json`, no launcher).
 // NODE_EXTRA_CA_CERTS is unset for every run: it costs ~140 ms per Node process on this machine and is not the tool's.
 // Needs the build (npm run build). Usage: node tools/bench/cli-startup.mjs [--runs 15] [--check]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +43,10 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
+// the load average before and after: a busy machine (2 cores here) slows every case, the launcher's most
+const load = () => loadavg()[0].toFixed(2);
+const loadBefore = load();
+
 try {
   for (const c of cases) once(c); // warm the file cache
   const times = new Map(cases.map((c) => [c.name, []]));
@@ -50,7 +54,7 @@ try {
   for (let i = 0; i < runs; i++) for (const c of cases) times.get(c.name).push(once(c));
 
   const base = median(times.get('node -e 0'));
-  console.log(`CLI start-up on node ${process.version}, ${runs} runs each, NODE_EXTRA_CA_CERTS unset`);
+  console.log(`CLI start-up on node ${process.version}, ${runs} runs each, NODE_EXTRA_CA_CERTS unset, load average ${loadBefore} before, ${load()} after`);
   console.log('case                                   median     min  ratio to node -e 0  target');
   let failed = false;
   for (const c of cases) {

@@ -1,53 +1,141 @@
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { cleanEnv, LAUNCHER } from './test-support/cli';
-import { spawn } from 'node:child_process';
 
 const PROBE = resolve(__dirname, 'test-support/signal-probe.js');
+const NO_CONFIG = '/nonexistent/brandwire-launcher-test';
 
-/** Starts the launcher with the probe in the tool's process and waits until the probe is ready. */
-async function launch(mode: 'handle' | 'die') {
-  const child = spawn(LAUNCHER, ['env', '--json'], {
-    env: cleanEnv({ NODE_OPTIONS: `--require ${PROBE}`, PROBE_MODE: mode, BRANDWIRE_CONFIG_DIR: '/nonexistent/brandwire-launcher-test' }),
+interface Probed {
+  pid: number;
+  flags: string;
+  arenas: string;
+}
+
+/** The launcher and tool of each run not seen to end (a failed expectation leaves them waiting for a signal). */
+const running = new Map<number, number[]>();
+afterEach(() => {
+  for (const pids of running.values()) {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+  running.clear();
+});
+
+/** Starts the launcher with the probe in the tool's process and waits until the command printed its JSON line. */
+async function launch(args: readonly string[], mode: 'handle' | 'die', env: Record<string, string> = {}) {
+  const child = spawn(LAUNCHER, args, {
+    env: cleanEnv({ NODE_OPTIONS: `--require ${PROBE}`, PROBE_MODE: mode, BRANDWIRE_CONFIG_DIR: NO_CONFIG, MALLOC_ARENA_MAX: undefined, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   let stdout = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.on('close', (code, signal) => done({ code, signal })));
-  const started = Date.now();
-  // ready once the tool ran its command (stdout) with the probe installed (stderr)
-  while (!(/probe: ready in (\d+)/.test(stderr) && stdout.includes('"ok":true'))) {
-    if (Date.now() - started > 15_000) throw new Error(`the tool did not start:\n${stderr}`);
+  const launcherPid = child.pid as number;
+  running.set(launcherPid, [launcherPid]);
+  // the launcher ends after its child (it waits for the child's exit), unless killed itself
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.on('close', (code, signal) => {
+      running.delete(launcherPid);
+      done({ code, signal });
+    }),
+  );
+  const ready = /probe: ready in (\d+) flags \[(.*)\] MALLOC_ARENA_MAX (\S+)\n/;
+  const since = Date.now();
+  // ready once the tool ran its command (a JSON line on stdout) with the probe installed (stderr)
+  while (!(ready.test(stderr) && stdout.includes('"ok":'))) {
+    if (Date.now() - since > 15_000) throw new Error(`the tool did not start:\n${stderr}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-  const childPid = Number(/probe: ready in (\d+)/.exec(stderr)?.[1]);
-  return { launcher: child, childPid, exited, output: () => stderr };
+  const [, pid, flags, arenas] = ready.exec(stderr) as RegExpExecArray;
+  const tool: Probed = { pid: Number(pid), flags: flags as string, arenas: arenas as string };
+  running.get(launcherPid)?.push(tool.pid);
+  return { launcher: child, tool, exited, output: () => stderr, stdout: () => stdout };
+}
+
+function exitOf(args: readonly string[]): Promise<number | null> {
+  const child = spawn(LAUNCHER, args, { env: cleanEnv({ BRANDWIRE_CONFIG_DIR: NO_CONFIG }), stdio: 'ignore' });
+  return new Promise((done) => child.on('close', done));
 }
 
 describe('the launcher bin/brandwire', () => {
-  it.each([
-    ['SIGINT', 70],
-    ['SIGTERM', 71],
-    ['SIGHUP', 72],
-  ] as const)('forwards %s to the tool and exits with its exit code', async (signal, code) => {
-    const run = await launch('handle');
-    expect(run.childPid).not.toBe(run.launcher.pid);
-    run.launcher.kill(signal);
-    expect(await run.exited).toEqual({ code, signal: null });
-    expect(run.output()).toContain(`probe: got ${signal}\n`);
+  describe('every command but knowledge build', () => {
+    it("runs the tool in the launcher's own process, with Node's defaults", async () => {
+      const run = await launch(['env', '--json'], 'handle');
+      expect(run.tool).toEqual({ pid: run.launcher.pid, flags: '', arenas: 'unset' });
+      expect(JSON.parse(run.stdout())).toMatchObject({ ok: true, launcherPath: LAUNCHER });
+      run.launcher.kill('SIGINT');
+      expect(await run.exited).toEqual({ code: 70, signal: null });
+    });
+
+    it.each([
+      ['SIGINT', 70],
+      ['SIGTERM', 71],
+      ['SIGHUP', 72],
+    ] as const)('leaves %s to the tool, exiting with its exit code', async (signal, code) => {
+      const run = await launch(['env', '--json'], 'handle');
+      run.launcher.kill(signal);
+      expect(await run.exited).toEqual({ code, signal: null });
+      expect(run.output()).toContain(`probe: got ${signal}\n`);
+    });
+
+    it('ends by the signal when the tool does not handle it', async () => {
+      const run = await launch(['env', '--json'], 'die');
+      run.launcher.kill('SIGTERM');
+      expect(await run.exited).toEqual({ code: null, signal: 'SIGTERM' });
+    });
+
+    it("passes the tool's exit code through", async () => {
+      expect(await exitOf(['whoami', '--json'])).toBe(4);
+      expect(await exitOf(['no-such-command'])).toBe(2);
+    });
   });
 
-  it('ends itself by the same signal when the signal ended the tool', async () => {
-    const run = await launch('die');
-    run.launcher.kill('SIGTERM');
-    expect(await run.exited).toEqual({ code: null, signal: 'SIGTERM' });
-    expect(() => process.kill(run.childPid, 0)).toThrow();
-  });
+  describe('knowledge build', () => {
+    it.each([[['knowledge', 'build', '--json']], [['knowledge:build', '--json']]])(
+      '%j runs in a child with a small young generation and two malloc arenas',
+      async (args) => {
+        const run = await launch(args, 'handle');
+        expect(run.tool).toEqual({ pid: expect.any(Number), flags: '--max-semi-space-size=16', arenas: '2' });
+        expect(run.tool.pid).not.toBe(run.launcher.pid);
+        expect(JSON.parse(run.stdout())).toMatchObject({ ok: false, code: 'AUTH_REQUIRED' });
+        run.launcher.kill('SIGTERM');
+        expect(await run.exited).toEqual({ code: 71, signal: null });
+      },
+    );
 
-  it("passes the tool's exit code through", async () => {
-    const child = spawn(LAUNCHER, ['whoami', '--json'], { env: cleanEnv({ BRANDWIRE_CONFIG_DIR: '/nonexistent/brandwire-launcher-test' }) });
-    const code = await new Promise((done) => child.on('close', done));
-    expect(code).toBe(4);
+    it("keeps the user's own MALLOC_ARENA_MAX", async () => {
+      const run = await launch(['knowledge', 'build', '--json'], 'handle', { MALLOC_ARENA_MAX: '8' });
+      expect(run.tool.arenas).toBe('8');
+      run.launcher.kill('SIGINT');
+      expect(await run.exited).toEqual({ code: 70, signal: null });
+    });
+
+    it.each([
+      ['SIGINT', 70],
+      ['SIGTERM', 71],
+      ['SIGHUP', 72],
+    ] as const)('forwards %s to the child and exits with its exit code', async (signal, code) => {
+      const run = await launch(['knowledge', 'build', '--json'], 'handle');
+      run.launcher.kill(signal);
+      expect(await run.exited).toEqual({ code, signal: null });
+      expect(run.output()).toContain(`probe: got ${signal}\n`);
+    });
+
+    it('ends itself by the same signal when the signal ended the child', async () => {
+      const run = await launch(['knowledge', 'build', '--json'], 'die');
+      run.launcher.kill('SIGTERM');
+      expect(await run.exited).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(() => process.kill(run.tool.pid, 0)).toThrow();
+    });
+
+    it("passes the child's exit code through", async () => {
+      expect(await exitOf(['knowledge', 'build', '--json'])).toBe(4);
+    });
   });
 });

@@ -1,9 +1,10 @@
 'use strict';
-// Loaded with NODE_OPTIONS=--require by the launcher test. Active only in the tool's own process (bin/run.js), not in
-// the launcher: it reports each forwarded signal on stderr and exits with a code of its own, proving the signal came.
-const { basename } = require('node:path');
-
-if (basename(process.argv[1] || '') === 'run.js') {
+// Loaded with NODE_OPTIONS=--require by the launcher test, in every Node process of a run. Active only in the process
+// that runs the tool (the one that loaded oclif once its main module ran: the launcher itself, or the child it starts
+// for `knowledge build`): it reports that process's pid, Node flags and MALLOC_ARENA_MAX, then each signal it gets on
+// stderr and exits with a code of its own, proving the signal came.
+setImmediate(() => {
+  if (!Object.keys(require.cache).some((path) => path.includes('@oclif/core'))) return;
   const codes = { SIGINT: 70, SIGTERM: 71, SIGHUP: 72 };
   if (process.env.PROBE_MODE === 'handle') {
     for (const [signal, code] of Object.entries(codes)) {
@@ -15,5 +16,6 @@ if (basename(process.argv[1] || '') === 'run.js') {
   }
   // stay alive after the command is done, until a signal comes
   setInterval(() => undefined, 1000);
-  process.stderr.write(`probe: ready in ${process.pid}\n`);
-}
+  const arenas = process.env.MALLOC_ARENA_MAX ?? 'unset';
+  process.stderr.write(`probe: ready in ${process.pid} flags [${process.execArgv.join(' ')}] MALLOC_ARENA_MAX ${arenas}\n`);
+});
