@@ -138,3 +138,40 @@ describe('SandboxControlClient', () => {
     client.close();
   });
 });
+
+describe('HttpMessengerClient dispatch', () => {
+  it('sends the calls made during one turn of the event loop together, at the end of that turn, each with its own answer', async () => {
+    const seen: string[] = [];
+    const s = await serve((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const serial = (JSON.parse(body) as { serial_number: string }).serial_number;
+        seen.push(serial);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(serial === 'bw-2' ? { code: -502, message: 'InvalidSessionException' } : { code: 0 }));
+      });
+    });
+    const client = new HttpMessengerClient({ baseUrl: s.url, partnerKey: 'pk' });
+    const requests = jest.spyOn(http, 'request');
+    try {
+      const calls = ['bw-1', 'bw-2', 'bw-3'].map((serialNumber) => client.writeText({ ...text, serialNumber }));
+      expect(requests).not.toHaveBeenCalled();
+      // the client's end-of-turn callback was queued before this one: by now every call has gone out
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(requests).toHaveBeenCalledTimes(3);
+      expect(await Promise.all(calls)).toEqual([
+        { code: '0', message: null },
+        { code: '-502', message: 'InvalidSessionException' },
+        { code: '0', message: null },
+      ]);
+      expect([...seen].sort()).toEqual(['bw-1', 'bw-2', 'bw-3']);
+      // a call of a later turn waits for that turn's end only
+      expect(await client.writeText({ ...text, serialNumber: 'bw-4' })).toEqual({ code: '0', message: null });
+    } finally {
+      requests.mockRestore();
+      client.close();
+      await s.close();
+    }
+  });
+});
