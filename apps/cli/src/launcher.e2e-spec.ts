@@ -63,79 +63,58 @@ function exitOf(args: readonly string[]): Promise<number | null> {
   return new Promise((done) => child.on('close', done));
 }
 
+const ENV = ['env', '--json'];
+const BUILD = ['knowledge', 'build', '--json'];
+
 describe('the launcher bin/brandwire', () => {
-  describe('every command but knowledge build', () => {
-    it("runs the tool in the launcher's own process, with Node's defaults", async () => {
-      const run = await launch(['env', '--json'], 'handle');
-      expect(run.tool).toEqual({ pid: run.launcher.pid, flags: '', arenas: 'unset' });
-      expect(JSON.parse(run.stdout())).toMatchObject({ ok: true, launcherPath: LAUNCHER });
-      run.launcher.kill('SIGINT');
-      expect(await run.exited).toEqual({ code: 70, signal: null });
-    });
-
-    it.each([
-      ['SIGINT', 70],
-      ['SIGTERM', 71],
-      ['SIGHUP', 72],
-    ] as const)('leaves %s to the tool, exiting with its exit code', async (signal, code) => {
-      const run = await launch(['env', '--json'], 'handle');
-      run.launcher.kill(signal);
-      expect(await run.exited).toEqual({ code, signal: null });
-      expect(run.output()).toContain(`probe: got ${signal}\n`);
-    });
-
-    it('ends by the signal when the tool does not handle it', async () => {
-      const run = await launch(['env', '--json'], 'die');
-      run.launcher.kill('SIGTERM');
-      expect(await run.exited).toEqual({ code: null, signal: 'SIGTERM' });
-    });
-
-    it("passes the tool's exit code through", async () => {
-      expect(await exitOf(['whoami', '--json'])).toBe(4);
-      expect(await exitOf(['no-such-command'])).toBe(2);
-    });
+  it("runs the tool in a child process with Node's defaults", async () => {
+    const run = await launch(ENV, 'handle');
+    expect(run.tool).toEqual({ pid: expect.any(Number), flags: '', arenas: 'unset' });
+    expect(run.tool.pid).not.toBe(run.launcher.pid);
+    expect(JSON.parse(run.stdout())).toMatchObject({ ok: true, launcherPath: LAUNCHER });
+    run.launcher.kill('SIGINT');
+    expect(await run.exited).toEqual({ code: 70, signal: null });
   });
 
-  describe('knowledge build', () => {
-    it.each([[['knowledge', 'build', '--json']], [['knowledge:build', '--json']]])(
-      '%j runs in a child with a small young generation and two malloc arenas',
-      async (args) => {
-        const run = await launch(args, 'handle');
-        expect(run.tool).toEqual({ pid: expect.any(Number), flags: '--max-semi-space-size=16', arenas: '2' });
-        expect(run.tool.pid).not.toBe(run.launcher.pid);
-        expect(JSON.parse(run.stdout())).toMatchObject({ ok: false, code: 'AUTH_REQUIRED' });
-        run.launcher.kill('SIGTERM');
-        expect(await run.exited).toEqual({ code: 71, signal: null });
-      },
-    );
+  it.each([[BUILD], [['knowledge:build', '--json']]])('runs %j in a child with a small young generation and two malloc arenas', async (args) => {
+    const run = await launch(args, 'handle');
+    expect(run.tool).toEqual({ pid: expect.any(Number), flags: '--max-semi-space-size=16', arenas: '2' });
+    expect(run.tool.pid).not.toBe(run.launcher.pid);
+    expect(JSON.parse(run.stdout())).toMatchObject({ ok: false, code: 'AUTH_REQUIRED' });
+    run.launcher.kill('SIGTERM');
+    expect(await run.exited).toEqual({ code: 71, signal: null });
+  });
 
-    it("keeps the user's own MALLOC_ARENA_MAX", async () => {
-      const run = await launch(['knowledge', 'build', '--json'], 'handle', { MALLOC_ARENA_MAX: '8' });
-      expect(run.tool.arenas).toBe('8');
-      run.launcher.kill('SIGINT');
-      expect(await run.exited).toEqual({ code: 70, signal: null });
-    });
+  it("keeps the user's own MALLOC_ARENA_MAX for knowledge build", async () => {
+    const run = await launch(BUILD, 'handle', { MALLOC_ARENA_MAX: '8' });
+    expect(run.tool.arenas).toBe('8');
+    run.launcher.kill('SIGINT');
+    expect(await run.exited).toEqual({ code: 70, signal: null });
+  });
 
+  describe.each([['env --json', ENV], ['knowledge build', BUILD]])('with %s', (_, args) => {
     it.each([
       ['SIGINT', 70],
       ['SIGTERM', 71],
       ['SIGHUP', 72],
     ] as const)('forwards %s to the child and exits with its exit code', async (signal, code) => {
-      const run = await launch(['knowledge', 'build', '--json'], 'handle');
+      const run = await launch(args, 'handle');
       run.launcher.kill(signal);
       expect(await run.exited).toEqual({ code, signal: null });
       expect(run.output()).toContain(`probe: got ${signal}\n`);
     });
 
     it('ends itself by the same signal when the signal ended the child', async () => {
-      const run = await launch(['knowledge', 'build', '--json'], 'die');
+      const run = await launch(args, 'die');
       run.launcher.kill('SIGTERM');
       expect(await run.exited).toEqual({ code: null, signal: 'SIGTERM' });
       expect(() => process.kill(run.tool.pid, 0)).toThrow();
     });
+  });
 
-    it("passes the child's exit code through", async () => {
-      expect(await exitOf(['knowledge', 'build', '--json'])).toBe(4);
-    });
+  it("passes the child's exit code through", async () => {
+    expect(await exitOf(['whoami', '--json'])).toBe(4);
+    expect(await exitOf(['no-such-command'])).toBe(2);
+    expect(await exitOf(BUILD)).toBe(4);
   });
 });

@@ -1,8 +1,8 @@
 'use strict';
 // Loaded with NODE_OPTIONS=--require by the launcher test, in every Node process of a run. Active only in the process
-// that runs the tool (the one that loaded oclif once its main module ran: the launcher itself, or the child it starts
-// for `knowledge build`): it reports that process's pid, Node flags and MALLOC_ARENA_MAX, then each signal it gets on
-// stderr and exits with a code of its own, proving the signal came.
+// that runs the tool (the one that loaded oclif once its main module ran: the child the launcher starts): it reports
+// that process's pid, Node flags and MALLOC_ARENA_MAX, then each signal it gets on stderr and exits with a code of its
+// own, proving the signal came.
 setImmediate(() => {
   if (!Object.keys(require.cache).some((path) => path.includes('@oclif/core'))) return;
   const codes = { SIGINT: 70, SIGTERM: 71, SIGHUP: 72 };
