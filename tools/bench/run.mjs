@@ -19,6 +19,8 @@
  * own process with the API pointed at it by UPSTREAM_URL and customers created through its control API, as the
  * messenger is a system of its own in production; or `embedded`, the `npm start` set-up, the sandbox inside the
  * API process and billed to it). The table says which mode was measured.
+ * The retrieval load reads one page again and again, which the service answers from its room page cache after the
+ * first read; ROOM_CACHE_MB=0 (passed on to the service) measures every read going to the database.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -40,6 +40,7 @@ export function summarise(runs) {
       otherCpuPct: median(results.map((r) => r.otherCpuPct)),
       serverCpuMsPerReq: median(results.map((r) => r.serverCpuMsPerReq)),
       sandbox: results[0].sandbox,
+      roomCache: results[0].roomCache,
       sandboxCpuPct: median(results.map((r) => r.sandboxCpuPct)),
       sandboxCpuMsPerReq: median(results.map((r) => r.sandboxCpuMsPerReq)),
       quietStarts: results.filter((r) => r.quietBefore?.quiet === true).length,
@@ -96,14 +97,14 @@ export function formatTable({ machine: m, options, summary, fill }) {
   );
   if (fill) lines.push(`retrieval database: ${fill.items.toLocaleString('en')} journal items, ${fill.users.toLocaleString('en')} customers, queried room: ${fill.hotItems} items (filled in ${fill.seconds} s)`);
   lines.push('');
-  const header = [pad('scenario', 56), pad('req/s', 8, true), pad('p50 ms', 7, true), pad('p99 ms', 7, true), pad('non-2xx', 8, true), pad('ok:false', 9, true), pad('srv CPU', 8, true), pad('CPU ms/req', 10, true), pad('other', 6, true), pad('quiet', 6, true), pad('x ceiling', 10, true), '  req/s of each run'];
+  const header = [pad('scenario', 68), pad('req/s', 8, true), pad('p50 ms', 7, true), pad('p99 ms', 7, true), pad('non-2xx', 8, true), pad('ok:false', 9, true), pad('srv CPU', 8, true), pad('CPU ms/req', 10, true), pad('other', 6, true), pad('quiet', 6, true), pad('x ceiling', 10, true), '  req/s of each run'];
   lines.push(header.join(' '));
   lines.push('-'.repeat(header.join(' ').length + 4));
   for (const [scenario, med] of Object.entries(summary.medians)) {
     const ratio = summary.ratios[scenario];
     lines.push(
       [
-        pad(`${LABELS[scenario] ?? scenario}${med.sandbox ? ` [sandbox: ${med.sandbox}]` : ''}`, 56),
+        pad(`${LABELS[scenario] ?? scenario}${med.sandbox ? ` [sandbox: ${med.sandbox}]` : ''}${med.roomCache ? ` [room cache: ${med.roomCache}]` : ''}`, 68),
         pad(med.rps, 8, true),
         pad(med.p50, 7, true),
         pad(med.p99, 7, true),

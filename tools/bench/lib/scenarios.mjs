@@ -187,7 +187,8 @@ export async function retrieval(ctx, round) {
       serverPid: server.pid,
     });
     await verify();
-    return result;
+    // the service keeps pages of rooms read again (ROOM_CACHE_MB, inherited from this process; 0 turns it off)
+    return { ...result, roomCache: process.env.ROOM_CACHE_MB === '0' ? 'off' : 'on' };
   } catch (error) {
     throw withServerTail(server, error);
   } finally {
