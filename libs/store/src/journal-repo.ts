@@ -19,6 +19,15 @@ export type { BubbleRecord, ConversationRecord, JournalItem, NewBubble, NewJourn
 /** Told of a room whose items this process just wrote (or tried to: also when the write failed). */
 export type RoomChangeListener = (channelKey: string, userKey: string) => void;
 
+/** A listener's failure must not turn a committed write into a failed one, nor keep other listeners uninformed. */
+function tell(listener: RoomChangeListener, channelKey: string, userKey: string): void {
+  try {
+    listener(channelKey, userKey);
+  } catch (error) {
+    process.emitWarning(`a room change listener failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /**
  * The journal: one item per event and channel, `seq` increasing per channel and never reused.
  * Every write is one transaction that takes the channel's sequence row first, so concurrent writers
@@ -54,7 +63,7 @@ export class JournalRepo {
     } finally {
       // also after a failure: a reader on the same SQLite connection may have seen rows that were rolled back
       const userKeys = new Set(items.map((item) => item.userKey));
-      for (const userKey of userKeys) for (const listener of this.roomListeners) listener(channelKey, userKey);
+      for (const userKey of userKeys) for (const listener of this.roomListeners) tell(listener, channelKey, userKey);
     }
   }
 

@@ -32,6 +32,12 @@ function pageRequestOf(url: string): PageRequest | undefined {
   return { userKey: match[1] as string, brand, max: max ?? MAX_MESSAGES_DEFAULT };
 }
 
+/** A GET with a body goes to the route, whose body parser answers a malformed or oversized one. */
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 /**
  * Serves a messages page the cache holds before routing, with the same checks of key, scope and brand as the
  * route. Anything else (another URL, an encoded or unusual query, any failed check, a page not held or stale)
@@ -50,14 +56,13 @@ export function cachedRoomPages(cache: RoomPageCache, keys: ApiKeysService, acce
   };
 
   return (req: Request, res: Response, next: NextFunction) => {
-    if (req.method !== 'GET' || !cache.enabled || !req.url.startsWith('/api/agent/rooms/')) return next();
-    cachedPage(req).then(
-      (body) => {
+    if (req.method !== 'GET' || !cache.enabled || !req.url.startsWith('/api/agent/rooms/') || hasBody(req)) return next();
+    cachedPage(req)
+      .then((body) => {
         if (!body) return next();
         res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
         res.end(body);
-      },
-      () => next(),
-    );
+      })
+      .catch((error: unknown) => (res.headersSent ? res.destroy(error instanceof Error ? error : undefined) : next()));
   };
 }

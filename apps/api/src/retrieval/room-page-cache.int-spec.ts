@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
 
 interface Item {
@@ -101,6 +102,33 @@ describe('messages pages of rooms read again', () => {
     expect((await h.get(path('gil', 'brand=acme-kakao&max=301'))).status).toBe(400);
     expect((await h.get(path('gil', 'brand=globex-kakao&max=1'))).status).toBe(403);
     expect((await h.get(path('gil', 'brand=nope&max=1'))).body).toMatchObject({ code: 'UNKNOWN_BRAND' });
+  });
+
+  it('answers a GET with a malformed body on a held page as the route does', async () => {
+    await h.customerWrites('ida', { text: 'hi' });
+    await h.get(path('ida'));
+    // fetch sends no body with a GET; node:http does
+    const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const body = '{not json';
+      const req = request(`${h.url}${path('ida')}`, {
+        method: 'GET',
+        headers: { authorization: `Bearer ${TOKENS.writer}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.body)).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+  });
+
+  it('does not keep the empty page of a customer without items', async () => {
+    await h.get(path('nobody-yet'));
+    expect(await journalReads(h, () => h.get(path('nobody-yet')))).toBe(1);
   });
 
   it('serves a user key that needs URL encoding through the route', async () => {

@@ -1,45 +1,48 @@
 import type { Store } from '@brandwire/store';
 
-interface Page {
-  roomKey: string;
-  /** the room's change stamp when the page was read */
-  stamp: number;
-  body: Buffer;
-}
-
 export interface RoomPageCacheLimits {
-  /** bytes of answers kept, least recently read dropped first; 0 keeps nothing */
+  /** memory for pages (their bytes and what keeping them costs), least recently read room dropped first; 0 keeps nothing */
   maxBytes: number;
-  /** rooms whose changes are remembered; past it every page is dropped and counting starts again */
-  maxRooms: number;
+  /** changes remembered for reads still under way; a read older than the oldest remembered change is not kept */
+  recentChanges: number;
 }
 
-const MAX_ROOMS = 200_000;
+/** What keeping one page and one room costs beyond the answer's bytes (map entries, objects), roughly. */
+const PAGE_OVERHEAD = 160;
+const ROOM_OVERHEAD = 200;
+const RECENT_CHANGES = 10_000;
+
+interface RoomPages {
+  cost: number;
+  byMax: Map<number, Buffer>;
+}
 
 /**
- * The answers of `GET /api/agent/rooms/{userKey}/messages`, as bytes, each valid until its room changes.
+ * The answers of `GET /api/agent/rooms/{userKey}/messages`, as bytes, kept until their room changes.
  * Agents' screens read the same rooms again and again and most reads find nothing new; a page read again is
  * served without reading or shaping the rows.
  *
- * A page is kept with the room's change stamp taken before its rows were read, and served only while the stamp
- * is still the room's: the journal tells of every write to a room once it has ended. That holds only while this
- * process is the database's one writer (the embedded SQLite file); with PostgreSQL, other instances write too,
- * so there the cache keeps nothing.
+ * The journal tells of every write to a room once it has ended; the room's pages are dropped then. A read takes
+ * a stamp before it reads the rows, and its answer is kept only if its room did not change since. That holds
+ * only while this process is the database's one writer (the embedded SQLite file is one service's); with
+ * PostgreSQL other instances write too, so there the cache keeps nothing.
  */
 export class RoomPageCache {
-  private readonly pages = new Map<string, Page>();
+  /** least recently read first */
+  private readonly rooms = new Map<string, RoomPages>();
+  /** the stamp of each room's last change, oldest first */
   private readonly changes = new Map<string, number>();
   private lastStamp = 0;
-  /** the stamp of every room not in `changes` */
-  private floor = 0;
-  private bytes = 0;
+  /** changes up to this stamp are forgotten */
+  private forgottenUpTo = 0;
+  private cost = 0;
 
   constructor(private readonly limits: RoomPageCacheLimits) {}
 
   /** A cache told of every change of the store's rooms; one that keeps nothing when other processes may write. */
   static following(store: Store, maxBytes: number): RoomPageCache {
-    const cache = new RoomPageCache({ maxBytes: store.dialect === 'sqlite' ? maxBytes : 0, maxRooms: MAX_ROOMS });
-    store.journal.onRoomChange((channelKey, userKey) => cache.roomChanged(channelKey, userKey));
+    const cache = new RoomPageCache({ maxBytes: store.dialect === 'sqlite' ? maxBytes : 0, recentChanges: RECENT_CHANGES });
+    if (cache.enabled) store.journal.onRoomChange((channelKey, userKey) => cache.roomChanged(channelKey, userKey));
     return cache;
   }
 
@@ -47,64 +50,78 @@ export class RoomPageCache {
     return this.limits.maxBytes > 0;
   }
 
-  /** Take it before reading the room's rows and hand it to `remember` with the answer made of them. */
-  stampOf(channelKey: string, userKey: string): number {
-    return this.changes.get(roomKeyOf(channelKey, userKey)) ?? this.floor;
+  /** Take it before reading a room's rows and hand it to `remember` with the answer made of them. */
+  stamp(): number {
+    return this.lastStamp;
   }
 
   roomChanged(channelKey: string, userKey: string): void {
-    if (this.changes.size >= this.limits.maxRooms) {
-      this.changes.clear();
-      this.pages.clear();
-      this.bytes = 0;
-      this.floor = ++this.lastStamp;
-      return;
+    const room = roomKeyOf(channelKey, userKey);
+    this.dropRoom(room);
+    this.changes.delete(room);
+    this.changes.set(room, ++this.lastStamp);
+    if (this.changes.size > this.limits.recentChanges) {
+      const [oldest, stamp] = this.changes.entries().next().value as [string, number];
+      this.changes.delete(oldest);
+      this.forgottenUpTo = stamp;
     }
-    this.changes.set(roomKeyOf(channelKey, userKey), ++this.lastStamp);
   }
 
-  /** Keeps the answer unless the room changed since `stamp` was taken. */
+  /** Keeps the answer unless its room changed since `stamp` was taken. */
   remember(channelKey: string, userKey: string, max: number, stamp: number, answer: unknown): void {
-    if (!this.enabled || stamp !== this.stampOf(channelKey, userKey)) return;
-    const body = Buffer.from(JSON.stringify(answer));
-    if (body.length > this.limits.maxBytes / 8) return;
-    const pageKey = pageKeyOf(channelKey, userKey, max);
-    this.drop(pageKey);
-    this.pages.set(pageKey, { roomKey: roomKeyOf(channelKey, userKey), stamp, body });
-    this.bytes += body.length;
-    for (const [oldest] of this.pages) {
-      if (this.bytes <= this.limits.maxBytes) break;
-      this.drop(oldest);
+    if (!this.enabled) return;
+    const room = roomKeyOf(channelKey, userKey);
+    if (stamp < this.forgottenUpTo || (this.changes.get(room) ?? 0) > stamp) return;
+    const json = JSON.stringify(answer);
+    // a buffer of its own: a small Buffer.from() shares an 8 KB pool slab, which one kept page would hold whole
+    const body = Buffer.allocUnsafeSlow(Buffer.byteLength(json));
+    body.write(json);
+    const pageCost = body.length + PAGE_OVERHEAD;
+    if (pageCost + ROOM_OVERHEAD + 2 * room.length > this.limits.maxBytes / 8) return;
+
+    const pages = this.rooms.get(room) ?? { cost: ROOM_OVERHEAD + 2 * room.length, byMax: new Map<number, Buffer>() };
+    if (!this.rooms.has(room)) this.cost += pages.cost;
+    const replaced = pages.byMax.get(max);
+    if (replaced) {
+      pages.cost -= replaced.length + PAGE_OVERHEAD;
+      this.cost -= replaced.length + PAGE_OVERHEAD;
+    }
+    pages.byMax.set(max, body);
+    pages.cost += pageCost;
+    this.cost += pageCost;
+    this.rooms.delete(room);
+    this.rooms.set(room, pages);
+    for (const [oldest] of this.rooms) {
+      if (this.cost <= this.limits.maxBytes) break;
+      this.dropRoom(oldest);
     }
   }
 
-  /** The kept answer, when the room has not changed since it was read. */
+  /** The kept answer of the page, if its room has not changed since it was read. */
   lookup(channelKey: string, userKey: string, max: number): Buffer | undefined {
-    const pageKey = pageKeyOf(channelKey, userKey, max);
-    const page = this.pages.get(pageKey);
-    if (!page) return undefined;
-    if (page.stamp !== (this.changes.get(page.roomKey) ?? this.floor)) {
-      this.drop(pageKey);
-      return undefined;
-    }
-    this.pages.delete(pageKey);
-    this.pages.set(pageKey, page);
-    return page.body;
+    const room = roomKeyOf(channelKey, userKey);
+    const pages = this.rooms.get(room);
+    const body = pages?.byMax.get(max);
+    if (!pages || !body) return undefined;
+    this.rooms.delete(room);
+    this.rooms.set(room, pages);
+    return body;
   }
 
-  private drop(pageKey: string): void {
-    const page = this.pages.get(pageKey);
-    if (!page) return;
-    this.pages.delete(pageKey);
-    this.bytes -= page.body.length;
+  /** Memory the kept pages cost, as counted against `maxBytes`. */
+  get size(): number {
+    return this.cost;
+  }
+
+  private dropRoom(room: string): void {
+    const pages = this.rooms.get(room);
+    if (!pages) return;
+    this.rooms.delete(room);
+    this.cost -= pages.cost;
   }
 }
 
-// Channel keys hold no NUL and `max` is a number, so these keys are unambiguous whatever a user key holds.
+/** The channel key's length first, so no two rooms share a key whatever their keys hold. */
 function roomKeyOf(channelKey: string, userKey: string): string {
-  return `${channelKey}\0${userKey}`;
-}
-
-function pageKeyOf(channelKey: string, userKey: string, max: number): string {
-  return `${channelKey}\0${userKey}\0${max}`;
+  return `${channelKey.length}:${channelKey}${userKey}`;
 }
