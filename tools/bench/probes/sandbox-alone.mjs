@@ -7,20 +7,18 @@
  *
  *   node tools/bench/probes/sandbox-alone.mjs      (BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS apply)
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startChildServer } from '../lib/child-server.mjs';
-import { track, stopAll, stopChildrenOnSignals } from '../lib/children.mjs';
+import { stopAll, stopChildrenOnSignals } from '../lib/children.mjs';
 import { measureLoad } from '../lib/load.mjs';
 import { readOptions } from '../lib/options.mjs';
+import { PARTNER_KEY, senderKeyOf, startSandboxProcess } from '../lib/sandbox.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const PARTNER_KEY = 'bench-partner-key-0000000001';
-const SENDER_KEY = createHash('sha1').update('bench-kakao').digest('hex');
+const SENDER_KEY = senderKeyOf('bench-kakao');
 const options = readOptions();
 const tmp = mkdtempSync(join(tmpdir(), 'brandwire-sandbox-probe-'));
 
@@ -42,15 +40,7 @@ const receiver = http.createServer((req, res) => {
 });
 await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
 try {
-  const sandbox = track(
-    await startChildServer({
-      name: 'the sandbox messenger',
-      args: ['libs/upstream/dist/sandbox-main.js'],
-      cwd: repoRoot,
-      env: { SANDBOX_PORT: '0', SANDBOX_PARTNER_KEY: PARTNER_KEY },
-      logFile: join(tmp, 'sandbox.log'),
-    }),
-  );
+  const { server: sandbox } = await startSandboxProcess({ repoRoot, logFile: join(tmp, 'sandbox.log') });
   await control(sandbox.url, 'PUT', '/_sandbox/partner', { callbackUrl: `http://127.0.0.1:${receiver.address().port}/upstream` });
   await control(sandbox.url, 'PUT', `/_sandbox/channels/${SENDER_KEY}`, { type: 'kakao' });
   const customers = Array.from({ length: options.customers }, (_, i) => `buyer-${i}`);
