@@ -1,5 +1,5 @@
-import { type NewJournalItem, Store } from './index';
-import { TEST_DIALECTS, type TestDatabase, testDatabase } from './testing';
+import { type NewJournalItem, type Store, openStore } from './index';
+import { TEST_STORE_MODES, type TestDatabase, storeModeName, testDatabase } from './testing';
 
 const item = (userKey: string, sessionId: string, kind: NewJournalItem['kind'], text: string, timestampUnixMs: number, extra: Partial<NewJournalItem> = {}): NewJournalItem => ({
   userKey,
@@ -10,13 +10,13 @@ const item = (userKey: string, sessionId: string, kind: NewJournalItem['kind'], 
   ...extra,
 });
 
-describe.each(TEST_DIALECTS)('ConversationExportRepo on %s', (dialect) => {
+describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as const))('ConversationExportRepo on %s', (_name, { dialect, thread }) => {
   let db: TestDatabase;
   let store: Store;
 
   beforeAll(async () => {
     db = await testDatabase(dialect);
-    store = await Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl, now: () => 1_700_000_000_000 });
+    store = await openStore({ dataDir: db.dataDir, databaseUrl: db.databaseUrl, now: () => 1_700_000_000_000, thread });
     await store.directory.upsertBrand({ id: 'acme', name: 'Acme' });
     for (const [key, senderKey] of [
       ['acme-kakao', 'a'],

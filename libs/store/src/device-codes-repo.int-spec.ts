@@ -1,15 +1,15 @@
-import { Store } from './index';
-import { TEST_DIALECTS, type TestDatabase, testDatabase } from './testing';
+import { type Store, openStore } from './index';
+import { TEST_STORE_MODES, type TestDatabase, storeModeName, testDatabase } from './testing';
 
 const T0 = 1_700_000_000_000;
 
-describe.each(TEST_DIALECTS)('DeviceCodesRepo on %s', (dialect) => {
+describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as const))('DeviceCodesRepo on %s', (_name, { dialect, thread }) => {
   let db: TestDatabase;
   let store: Store;
 
   beforeEach(async () => {
     db = await testDatabase(dialect);
-    store = await Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl, now: () => T0 });
+    store = await openStore({ dataDir: db.dataDir, databaseUrl: db.databaseUrl, now: () => T0, thread });
     expect(await store.deviceCodes.create({ deviceCodeHash: 'hash-1', userCode: 'BCDFGHJK', createdMs: T0, expiresMs: T0 + 600_000, intervalSeconds: 5 })).toBe(true);
   });
 

@@ -1,4 +1,5 @@
 export { Store } from './store';
+export { openStore, openStoreThread } from './store-thread-client';
 export { SQLITE_FILE_NAME, type Dialect, type StoreOptions } from './open-store';
 export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryRepo, NewApiKey } from './directory-repo';
 export type { BillingRepo, Reservation, ServedConsultation } from './billing-repo';

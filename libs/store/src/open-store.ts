@@ -23,9 +23,14 @@ export const SQLITE_FILE_NAME = 'brandwire.db';
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
 
+/** The dialect the options select. */
+export function dialectOf(options: StoreOptions): Dialect {
+  return options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl) ? 'postgres' : 'sqlite';
+}
+
 /** Opens the database of the options' dialect and brings its schema up to date. */
 export async function openDatabase(options: StoreOptions): Promise<{ db: Kysely<Database>; dialect: Dialect }> {
-  const isPostgres = options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl);
+  const isPostgres = dialectOf(options) === 'postgres';
   const db = isPostgres ? postgres(options.databaseUrl as string, options.poolSize ?? 20) : sqlite(options.dataDir);
   if (isPostgres) await migrateAlone(db);
   else await migrate(db);

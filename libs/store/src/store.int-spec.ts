@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SQLITE_FILE_NAME, Store } from './index';
-import { TEST_DIALECTS, type TestDatabase, testDatabase } from './testing';
+import { SQLITE_FILE_NAME, Store, openStore } from './index';
+import { TEST_STORE_MODES, type TestDatabase, storeModeName, testDatabase } from './testing';
 
-describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
+describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as const))('Store on %s', (_name, { dialect, thread }) => {
   let db: TestDatabase;
   let store: Store;
 
   beforeEach(async () => {
     db = await testDatabase(dialect);
-    store = await Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl, now: () => 1_700_000_000_000 });
+    store = await openStore({ dataDir: db.dataDir, databaseUrl: db.databaseUrl, now: () => 1_700_000_000_000, thread });
     await store.directory.upsertBrand({ id: 'acme', name: 'Acme' });
     await store.directory.upsertChannel({
       key: 'acme-kakao',
@@ -34,7 +34,7 @@ describe.each(TEST_DIALECTS)('Store on %s', (dialect) => {
 
   it('runs its migrations once: reopening keeps the data', async () => {
     await store.close();
-    store = await Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl });
+    store = await openStore({ dataDir: db.dataDir, databaseUrl: db.databaseUrl, thread });
     expect(await store.directory.findChannel('acme-kakao')).toMatchObject({ brandId: 'acme', chatbotBuilder: true });
   });
 

@@ -12,6 +12,21 @@ import { type Dialect, type StoreOptions, openDatabase } from './open-store';
 import type { Database } from './schema';
 import { transactionsFor } from './transactions';
 
+/** The repositories of a store, by the name it exposes each under. */
+export const REPOSITORIES = {
+  directory: DirectoryRepo,
+  journal: JournalRepo,
+  billing: BillingRepo,
+  idempotency: IdempotencyRepo,
+  uploads: UploadsRepo,
+  settings: SettingsRepo,
+  signals: SignalsRepo,
+  deviceCodes: DeviceCodesRepo,
+  conversationExport: ConversationExportRepo,
+} as const;
+
+export type RepositoryName = keyof typeof REPOSITORIES;
+
 /** The service's storage: one query layer over the embedded SQLite file or a shared PostgreSQL database. */
 export class Store {
   readonly directory: DirectoryRepo;
@@ -41,6 +56,7 @@ export class Store {
     this.conversationExport = new ConversationExportRepo(db);
   }
 
+  /** The store on the calling thread. */
   static async open(options: StoreOptions & { now?: () => number }): Promise<Store> {
     const { db, dialect } = await openDatabase(options);
     return new Store(db, dialect, options.now ?? Date.now);

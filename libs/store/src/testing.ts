@@ -49,3 +49,17 @@ export const TEST_DIALECTS: readonly TestDialect[] = ['sqlite', 'postgres'];
 export function testDatabase(dialect: TestDialect): Promise<TestDatabase> {
   return dialect === 'sqlite' ? Promise.resolve(sqliteTestDatabase()) : postgresTestDatabase();
 }
+
+/** How a service can run its store: each dialect, and the embedded SQLite file also on a thread of its own. */
+export interface TestStoreMode {
+  dialect: TestDialect;
+  thread: boolean;
+}
+
+export const TEST_STORE_MODES: readonly TestStoreMode[] = [
+  { dialect: 'sqlite', thread: false },
+  { dialect: 'sqlite', thread: true },
+  { dialect: 'postgres', thread: false },
+];
+
+export const storeModeName = (mode: TestStoreMode): string => (mode.thread ? `${mode.dialect} on a thread` : mode.dialect);

@@ -79,3 +79,19 @@ describe('the service with an unreachable messenger', () => {
     expect((await h.post('/sandbox/clock', { advanceSeconds: 1 })).body).toMatchObject({ ok: false, code: 'NO_ROUTE' });
   });
 });
+
+describe('the service with SQLite on the event loop thread (SQLITE_THREAD=0)', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start({ env: { SQLITE_THREAD: '0' } });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('sends and reads back through the same API', async () => {
+    expect((await h.get('/healthz', null)).body).toEqual({ ok: true, storage: 'sqlite' });
+    await sendAndReadBack(h, 'same-thread-user');
+  });
+});

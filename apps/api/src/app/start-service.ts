@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { SerialGenerator } from '@brandwire/domain';
-import { Store } from '@brandwire/store';
+import { type Store, openStore } from '@brandwire/store';
 import { ShiftableClock } from '@brandwire/upstream';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -32,7 +32,7 @@ export interface RunningService {
 }
 
 async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ store: Store; demoKeys: DemoKeys | undefined }> {
-  const store = await Store.open({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, now: () => clock.now() });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, now: () => clock.now(), thread: config.sqliteThread });
   try {
     if (config.seedFile) {
       await applySeed(store, parseSeed(await readFile(config.seedFile, 'utf8'), config.seedFile));

@@ -10,4 +10,14 @@ describe('loadConfig', () => {
   it.each(['-1', '1.5', 'lots'])('refuses ROOM_CACHE_MB=%s, naming it', (value) => {
     expect(() => loadConfig({ ROOM_CACHE_MB: value })).toThrow(new ConfigError(`ROOM_CACHE_MB must be a whole number from 0 up, got "${value}"`));
   });
+
+  it('works SQLite on a thread of its own unless SQLITE_THREAD=0', () => {
+    expect(loadConfig({}).sqliteThread).toBe(true);
+    expect(loadConfig({ SQLITE_THREAD: '1' }).sqliteThread).toBe(true);
+    expect(loadConfig({ SQLITE_THREAD: '0' }).sqliteThread).toBe(false);
+  });
+
+  it.each(['yes', 'true', '2'])('refuses SQLITE_THREAD=%s, naming it', (value) => {
+    expect(() => loadConfig({ SQLITE_THREAD: value })).toThrow(new ConfigError(`SQLITE_THREAD must be 1 (on) or 0 (off), got "${value}"`));
+  });
 });

@@ -21,6 +21,8 @@ export interface Config {
   deliveryLeaseMs: number;
   /** Bytes of messages pages kept for rooms read again (embedded SQLite only); 0 keeps none. */
   roomCacheBytes: number;
+  /** Whether the embedded SQLite file is worked on a thread of its own (off: on the event loop's thread). */
+  sqliteThread: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -49,6 +51,14 @@ function wholeNumber(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new ConfigError(`${name} must be a whole number from 0 up, got "${raw}"`);
   return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1') return true;
+  if (raw === '0') return false;
+  throw new ConfigError(`${name} must be 1 (on) or 0 (off), got "${raw}"`);
 }
 
 function url(env: Env, name: string, protocols: readonly string[]): string | undefined {
@@ -92,5 +102,6 @@ export function loadConfig(env: Env = process.env): Config {
     jsonBodyLimit: env['JSON_BODY_LIMIT'] || '1mb',
     deliveryLeaseMs: positiveInt(env, 'DELIVERY_LEASE_MS', 30_000),
     roomCacheBytes: wholeNumber(env, 'ROOM_CACHE_MB', 32) * 1024 * 1024,
+    sqliteThread: flag(env, 'SQLITE_THREAD', true),
   };
 }
