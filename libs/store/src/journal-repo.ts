@@ -20,7 +20,7 @@ export type { BubbleRecord, ConversationRecord, JournalItem, NewBubble, NewJourn
 export type RoomChangeListener = (channelKey: string, userKey: string) => void;
 
 /** A listener's failure must not turn a committed write into a failed one, nor keep other listeners uninformed. */
-function tell(listener: RoomChangeListener, channelKey: string, userKey: string): void {
+export function tellRoomChange(listener: RoomChangeListener, channelKey: string, userKey: string): void {
   try {
     listener(channelKey, userKey);
   } catch (error) {
@@ -63,7 +63,7 @@ export class JournalRepo {
     } finally {
       // also after a failure: a reader on the same SQLite connection may have seen rows that were rolled back
       const userKeys = new Set(items.map((item) => item.userKey));
-      for (const userKey of userKeys) for (const listener of this.roomListeners) tell(listener, channelKey, userKey);
+      for (const userKey of userKeys) for (const listener of this.roomListeners) tellRoomChange(listener, channelKey, userKey);
     }
   }
 

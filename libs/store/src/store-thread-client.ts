@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RoomChangeListener } from './journal-repo';
+import { type RoomChangeListener, tellRoomChange } from './journal-repo';
 import { type StoreOptions, dialectOf } from './open-store';
 import { REPOSITORIES, type RepositoryName, Store } from './store';
 import { type FromStoreThread, Outbox, type StoreThreadData, type ThreadError, type ToStoreThread, fromThreadError } from './store-thread-protocol';
@@ -19,29 +19,46 @@ class StoreThreadClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly roomListeners = new Set<RoomChangeListener>();
+  /** why calls are refused: closed, or the thread failed */
   private stopped: Error | undefined;
-  private onClosed: (() => void) | undefined;
+  private closing: Promise<void> | undefined;
+  private readonly exited: Promise<void>;
   private readonly outbox: Outbox<ToStoreThread>;
 
   constructor(
-    private readonly worker: Worker,
+    worker: Worker,
     private readonly clock: BigInt64Array,
     private readonly now: () => number,
+    onFailure: (error: Error) => void,
   ) {
-    this.outbox = new Outbox((batch) => this.post(batch));
+    this.outbox = new Outbox(
+      (batch) => worker.postMessage(batch),
+      // a call whose arguments cannot be copied to the thread fails alone
+      (message, error) => {
+        if (message.type === 'call') this.settle(message.id)?.reject(error);
+      },
+    );
     worker.on('message', (batch: FromStoreThread[]) => {
       for (const message of batch) this.receive(message);
     });
-    worker.on('error', (error) => this.stop(new Error(`the storage thread failed: ${error.message}`)));
-    worker.on('exit', (code) => {
-      this.stop(new Error(`the storage thread stopped (exit code ${code})`));
-      this.onClosed?.();
+    let failure: Error | undefined;
+    worker.on('error', (error) => {
+      failure = new Error(`the storage thread failed: ${error.message}`);
+    });
+    this.exited = new Promise((resolve) => {
+      worker.on('exit', (code) => {
+        const unexpected = this.closing === undefined;
+        this.stop(failure ?? new Error(`the storage thread stopped (exit code ${code})`));
+        if (unexpected) onFailure(this.stopped as Error);
+        resolve();
+      });
     });
   }
 
   call(repo: RepositoryName, method: string, args: unknown[]): Promise<unknown> {
     if (this.stopped) return Promise.reject(this.stopped);
-    Atomics.store(this.clock, 0, BigInt(Math.round(this.now())));
+    const now = this.now();
+    if (Number.isFinite(now)) Atomics.store(this.clock, 0, BigInt(Math.round(now)));
     const id = this.nextId;
     this.nextId += 1;
     return new Promise((resolve, reject) => {
@@ -50,33 +67,22 @@ class StoreThreadClient {
     });
   }
 
-  private post(batch: ToStoreThread[]): void {
-    try {
-      this.worker.postMessage(batch);
-    } catch {
-      // a call whose arguments cannot be copied to the thread fails alone
-      for (const message of batch) {
-        try {
-          this.worker.postMessage([message]);
-        } catch (error) {
-          if (message.type === 'call') this.settle(message.id)?.reject(error as Error);
-        }
-      }
-    }
-  }
-
   onRoomChange(listener: RoomChangeListener): () => void {
     this.roomListeners.add(listener);
     return () => this.roomListeners.delete(listener);
   }
 
+  /** Refuses new calls at once; the calls made before are answered, then the store closes and the thread ends. */
   close(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.onClosed = resolve;
-      this.outbox.push({ type: 'close' });
-      this.outbox.flush();
-    });
+    if (this.closing === undefined) {
+      this.closing = this.exited;
+      if (this.stopped === undefined) {
+        this.stopped = new Error('the store is closed');
+        this.outbox.push({ type: 'close' });
+        this.outbox.flush();
+      }
+    }
+    return this.closing;
   }
 
   private receive(message: FromStoreThread): void {
@@ -91,7 +97,6 @@ class StoreThreadClient {
         for (const listener of this.roomListeners) tellRoomChange(listener, message.channelKey, message.userKey);
         return;
       case 'closed':
-        this.stop(new Error('the store is closed'));
         return;
       case 'ready':
       case 'failed':
@@ -108,16 +113,8 @@ class StoreThreadClient {
 
   private stop(reason: Error): void {
     this.stopped ??= reason;
-    for (const pending of this.pending.values()) pending.reject(this.stopped);
+    for (const pending of this.pending.values()) pending.reject(reason);
     this.pending.clear();
-  }
-}
-
-function tellRoomChange(listener: RoomChangeListener, channelKey: string, userKey: string): void {
-  try {
-    listener(channelKey, userKey);
-  } catch (error) {
-    process.emitWarning(`a room change listener failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -149,17 +146,27 @@ function startThread(options: StoreOptions, clock: SharedArrayBuffer): Promise<W
   });
 }
 
+export interface StoreThreadOptions extends StoreOptions {
+  now?: () => number;
+  /** called once if the thread ends without being closed (every call is refused from then on) */
+  onFailure?: (error: Error) => void;
+}
+
+function defaultFailure(error: Error): void {
+  process.emitWarning(`the store can no longer be used: ${error.message}`);
+}
+
 /**
  * The store run on a thread of its own: the same repositories and answers as `Store.open`, each call sent to the
  * thread and its result (or error: name, message and stack) sent back. Room changes are told on this thread
  * before the answer of the write that made them.
  */
-export async function openStoreThread(options: StoreOptions & { now?: () => number }): Promise<Store> {
-  const { now, ...storeOptions } = options;
+export async function openStoreThread(options: StoreThreadOptions): Promise<Store> {
+  const { now, onFailure = defaultFailure, ...storeOptions } = options;
   const clockBuffer = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
   const clock = new BigInt64Array(clockBuffer);
   Atomics.store(clock, 0, BigInt(Math.round((now ?? Date.now)())));
-  const client = new StoreThreadClient(await startThread(storeOptions, clockBuffer), clock, now ?? Date.now);
+  const client = new StoreThreadClient(await startThread(storeOptions, clockBuffer), clock, now ?? Date.now, onFailure);
   const store: Record<string, unknown> = { dialect: 'sqlite', close: () => client.close() };
   for (const [name, repository] of Object.entries(REPOSITORIES) as Array<[RepositoryName, { prototype: object }]>) {
     const remote: Record<string, unknown> = {};
@@ -174,7 +181,8 @@ export async function openStoreThread(options: StoreOptions & { now?: () => numb
 }
 
 /** The store for a service: on a thread of its own when it is the embedded SQLite file and `thread` is set. */
-export function openStore(options: StoreOptions & { now?: () => number; thread?: boolean }): Promise<Store> {
-  const { thread = false, ...rest } = options;
-  return thread && dialectOf(rest) === 'sqlite' ? openStoreThread(rest) : Store.open(rest);
+export function openStore(options: StoreThreadOptions & { thread?: boolean }): Promise<Store> {
+  const { thread = false, onFailure, ...rest } = options;
+  if (thread && dialectOf(rest) === 'sqlite') return openStoreThread(onFailure ? { ...rest, onFailure } : rest);
+  return Store.open(rest);
 }

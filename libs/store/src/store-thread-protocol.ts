@@ -13,6 +13,8 @@ export interface ThreadError {
   name: string;
   message: string;
   stack?: string;
+  /** e.g. SQLITE_CONSTRAINT_UNIQUE */
+  code?: string;
 }
 
 export type StoreCall = { type: 'call'; id: number; repo: RepositoryName; method: string; args: unknown[] };
@@ -34,7 +36,11 @@ export type FromStoreThread =
 export class Outbox<T> {
   private queue: T[] = [];
 
-  constructor(private readonly post: (batch: T[]) => void) {}
+  /** `uncopyable`: a message that cannot be copied to the other thread, sent alone after its batch failed */
+  constructor(
+    private readonly post: (batch: T[]) => void,
+    private readonly uncopyable: (message: T, error: Error) => void,
+  ) {}
 
   push(message: T): void {
     this.queue.push(message);
@@ -45,18 +51,34 @@ export class Outbox<T> {
     if (this.queue.length === 0) return;
     const batch = this.queue;
     this.queue = [];
-    this.post(batch);
+    try {
+      this.post(batch);
+    } catch {
+      // one message that cannot be copied must not take the others with it
+      for (const message of batch) {
+        try {
+          this.post([message]);
+        } catch (error) {
+          this.uncopyable(message, error as Error);
+        }
+      }
+    }
   }
 }
 
 export function toThreadError(error: unknown): ThreadError {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack === undefined ? {} : { stack: error.stack }) };
-  return { name: 'Error', message: String(error) };
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const described: ThreadError = { name: error.name, message: error.message };
+  if (error.stack !== undefined) described.stack = error.stack;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') described.code = code;
+  return described;
 }
 
 export function fromThreadError(error: ThreadError): Error {
-  const rebuilt = new Error(error.message);
+  const rebuilt: Error & { code?: string } = new Error(error.message);
   rebuilt.name = error.name;
   if (error.stack !== undefined) rebuilt.stack = error.stack;
+  if (error.code !== undefined) rebuilt.code = error.code;
   return rebuilt;
 }

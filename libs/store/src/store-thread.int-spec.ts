@@ -69,11 +69,14 @@ describe('the store on a thread of its own', () => {
     store = await openStoreThread({ dataDir: db.dataDir });
   });
 
-  it('refuses calls once closed', async () => {
-    await store.close();
+  it('answers the calls made before close, refuses those after, and closes once however often asked', async () => {
+    const before = store.journal.append('acme-kakao', [message('u1', 'last words')]);
+    const closing = [store.close(), store.close()];
     await expect(store.directory.listBrands()).rejects.toThrow('the store is closed');
+    expect((await before).map((item) => item.seq)).toEqual([1]);
+    await Promise.all(closing);
     store = await openStoreThread({ dataDir: db.dataDir });
-    expect(await store.directory.listBrands()).toEqual([{ id: 'acme', name: 'Acme' }]);
+    expect((await store.journal.listMessages('acme-kakao', 'u1', 10)).map((m) => m.text)).toEqual(['last words']);
   });
 });
 

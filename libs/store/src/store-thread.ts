@@ -8,7 +8,13 @@ import { Store } from './store';
  * the service's event loop.
  */
 async function serve(port: MessagePort, data: StoreThreadData): Promise<void> {
-  const outbox = new Outbox<FromStoreThread>((batch) => port.postMessage(batch));
+  const outbox = new Outbox<FromStoreThread>(
+    (batch) => port.postMessage(batch),
+    (message, error) => {
+      // an answer that cannot be copied back fails its call instead
+      if (message.type === 'result') port.postMessage([{ type: 'error', id: message.id, error: toThreadError(error) }]);
+    },
+  );
   const send = (message: FromStoreThread): void => outbox.push(message);
   const clock = new BigInt64Array(data.clock);
   let store: Store;
@@ -22,21 +28,27 @@ async function serve(port: MessagePort, data: StoreThreadData): Promise<void> {
   }
   // told before the write's own answer is sent, so the caller learns of the change first
   store.journal.onRoomChange((channelKey, userKey) => send({ type: 'room', channelKey, userKey }));
+  const running = new Set<Promise<void>>();
   port.on('message', (batch: ToStoreThread[]) => {
     for (const message of batch) {
       if (message.type === 'close') {
-        void store.close().finally(() => {
-          send({ type: 'closed' });
-          outbox.flush();
-          port.close();
-        });
+        // the calls sent before the close are finished (their writes committed) before the store closes
+        void Promise.allSettled(running)
+          .then(() => store.close())
+          .finally(() => {
+            send({ type: 'closed' });
+            outbox.flush();
+            port.close();
+          });
         return;
       }
       const { id, repo, method, args } = message;
-      run(store, repo, method, args).then(
+      const call = run(store, repo, method, args).then(
         (value) => send({ type: 'result', id, value }),
         (error: unknown) => send({ type: 'error', id, error: toThreadError(error) }),
       );
+      running.add(call);
+      void call.finally(() => running.delete(call));
     }
   });
   send({ type: 'ready' });

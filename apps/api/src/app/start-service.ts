@@ -32,7 +32,17 @@ export interface RunningService {
 }
 
 async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ store: Store; demoKeys: DemoKeys | undefined }> {
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, now: () => clock.now(), thread: config.sqliteThread });
+  const store = await openStore({
+    dataDir: config.dataDir,
+    databaseUrl: config.databaseUrl,
+    now: () => clock.now(),
+    thread: config.sqliteThread,
+    // without its storage thread the service can answer nothing: stop, so that a supervisor starts it again
+    onFailure: (error) => {
+      process.stderr.write(`brandwire: ${error.message}; stopping\n`);
+      process.exit(1);
+    },
+  });
   try {
     if (config.seedFile) {
       await applySeed(store, parseSeed(await readFile(config.seedFile, 'utf8'), config.seedFile));
