@@ -17,6 +17,7 @@ import { SandboxModule } from '../sandbox/sandbox.module';
 import { UploadsModule } from '../uploads/uploads.module';
 import { SignalBus } from '../signals/signal-bus';
 import { SignalsModule } from '../signals/signals.module';
+import { IdempotencyService } from '../common/http/idempotency';
 import { SettingsModule } from '../settings/settings.module';
 import type { Runtime } from './runtime';
 import { CLOCK, CONFIG, MESSENGER, SANDBOX, SERIALS, STORE } from './tokens';
@@ -36,8 +37,8 @@ class CoreModule {
     ];
     return {
       module: CoreModule,
-      providers: [...ports, ApiKeysService, BrandAccessService, SignalBus, { provide: APP_GUARD, useClass: AuthGuard }],
-      exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService, SignalBus],
+      providers: [...ports, ApiKeysService, BrandAccessService, IdempotencyService, SignalBus, { provide: APP_GUARD, useClass: AuthGuard }],
+      exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService, IdempotencyService, SignalBus],
     };
   }
 }

@@ -37,6 +37,7 @@ export interface ApiReply<T = Record<string, unknown>> {
   status: number;
   body: T;
   text: string;
+  headers: Headers;
 }
 
 export interface RequestOptions {
@@ -93,14 +94,7 @@ export class ServiceHarness {
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers['content-type'] ??= 'application/json';
     const response = await fetch(`${this.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await response.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: response.status, body: parsed as T, text };
+    return readReply<T>(response);
   }
 
   post<T = Record<string, unknown>>(path: string, body: unknown, token?: string | null): Promise<ApiReply<T>> {
@@ -126,14 +120,7 @@ export class ServiceHarness {
       form.append(part, blob, fileName ?? basename(filePath));
     }
     const response = await fetch(`${this.url}${path}`, { method: 'POST', body: form, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    return { status: response.status, body: body as T, text };
+    return readReply<T>(response);
   }
 
   /** The simulated customer writes on a channel; returns the seq of the last journal item it caused. */
@@ -150,4 +137,16 @@ export class ServiceHarness {
     if (reply.status !== 200) throw new Error(`chat unavailable: ${reply.status} ${reply.text}`);
     return reply.body.bubbles;
   }
+}
+
+/** An answer's status, headers and text, and the text as JSON when it is JSON. */
+async function readReply<T>(response: Response): Promise<ApiReply<T>> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, body: body as T, text, headers: response.headers };
 }

@@ -3,7 +3,7 @@ import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
-import { Idempotent } from '../../common/http/idempotency.interceptor';
+import { IdempotencyKey, IdempotencyService, type IdempotentCall, Idempotent } from '../../common/http/idempotency';
 import { UPLOAD_MAX_FILES, uploadOptions } from '../../media';
 import { AttachmentsService } from './attachments.service';
 import { SendAttachmentsDto, SendAttachmentsFormDto, SendAttachmentsResponseDto } from './dto/send-attachments.dto';
@@ -11,7 +11,10 @@ import { SendAttachmentsDto, SendAttachmentsFormDto, SendAttachmentsResponseDto 
 @ApiTags('outbound')
 @Controller('api/agent/send/attachments')
 export class AttachmentsController {
-  constructor(private readonly attachments: AttachmentsService) {}
+  constructor(
+    private readonly attachments: AttachmentsService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -22,7 +25,12 @@ export class AttachmentsController {
   @ApiBody({ type: SendAttachmentsFormDto })
   @ApiOperation({ summary: 'Send files: jpg/png/gif as image bubbles (rich cards or plain photos), others as file bubbles' })
   @ApiOkResponse({ type: SendAttachmentsResponseDto })
-  send(@CurrentPrincipal() principal: Principal, @Body() dto: SendAttachmentsDto, @UploadedFiles() files: Express.Multer.File[] | undefined): Promise<SendAttachmentsResponseDto> {
-    return this.attachments.send(principal, dto, files);
+  send(
+    @CurrentPrincipal() principal: Principal,
+    @Body() dto: SendAttachmentsDto,
+    @UploadedFiles() files: Express.Multer.File[] | undefined,
+    @IdempotencyKey() idem: IdempotentCall | undefined,
+  ): Promise<SendAttachmentsResponseDto> {
+    return this.idempotency.run(idem, () => this.attachments.send(principal, dto, files));
   }
 }

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
-import { Idempotent } from '../../common/http/idempotency.interceptor';
+import { IdempotencyKey, IdempotencyService, type IdempotentCall, Idempotent } from '../../common/http/idempotency';
 import { SendResponseDto } from '../send/dto/send-response.dto';
 import { ConsentService } from './consent.service';
 import { ConsentRequestDto } from './dto/consent.dto';
@@ -10,7 +10,10 @@ import { ConsentRequestDto } from './dto/consent.dto';
 @ApiTags('outbound')
 @Controller('api/agent/personal-info/request')
 export class ConsentController {
-  constructor(private readonly consent: ConsentService) {}
+  constructor(
+    private readonly consent: ConsentService,
+    private readonly idempotency: IdempotencyService,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -19,7 +22,7 @@ export class ConsentController {
   @ApiOperation({ summary: 'Ask the customer to share nickname and phone number (Kakao-type channels, once per consultation)' })
   @ApiOkResponse({ type: SendResponseDto, description: 'ok reports only the sending of the bubble; -520 when already requested in this consultation' })
   @ApiBadRequestResponse({ description: '`EMPTY` (userKey empty), `UNSUPPORTED_CHANNEL` (not a Kakao-type channel)' })
-  request(@CurrentPrincipal() principal: Principal, @Body() dto: ConsentRequestDto): Promise<SendResponseDto> {
-    return this.consent.request(principal, dto);
+  request(@CurrentPrincipal() principal: Principal, @Body() dto: ConsentRequestDto, @IdempotencyKey() idem: IdempotentCall | undefined): Promise<SendResponseDto> {
+    return this.idempotency.run(idem, () => this.consent.request(principal, dto));
   }
 }

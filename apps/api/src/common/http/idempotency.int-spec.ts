@@ -1,3 +1,4 @@
+import { imageDir, writePng } from '../../media/test-support/images';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
 
 interface SendReply {
@@ -26,6 +27,8 @@ describe('Idempotency-Key on sends', () => {
     const retry = await send('order-1', 'your order shipped');
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(await agentBubbles()).toHaveLength(1);
     expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(used);
   });
@@ -54,5 +57,30 @@ describe('Idempotency-Key on sends', () => {
     const reply = await send('x'.repeat(256), 'hi');
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('Idempotency-Key') });
+  });
+
+  it('holds on the consent request and on attachments too: the retry gets the first answer, not a second bubble', async () => {
+    await h.customerWrites('i2', { text: 'hello' });
+    const consent = () => h.request<SendReply>('POST', '/api/agent/personal-info/request', { headers: { 'idempotency-key': 'consent-1' }, body: { brandKey: 'acme-kakao', userKey: 'i2' } });
+    const asked = await consent();
+    const again = await consent();
+    expect(asked.body).toMatchObject({ ok: true, code: '0' });
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    expect(again.body).toEqual(asked.body);
+
+    const files = await imageDir();
+    const photo = await writePng(files.file('idem.png'), 640, 480);
+    const attach = () => h.multipart<{ ok: boolean; results: { serial: string }[] }>('/api/agent/send/attachments', { brandKey: 'acme-kakao', userKey: 'i2' }, [['files', photo]], TOKENS.writer, { 'idempotency-key': 'files-1' });
+    const sent = await attach();
+    const retried = await attach();
+    expect(sent.body.ok).toBe(true);
+    expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    expect(retried.body).toEqual(sent.body);
+    const bubbles = (await h.customerChat('i2')).filter((b) => b.from === 'agent');
+    expect(bubbles.map((b) => [b.kind, b.serial])).toEqual([
+      ['consent', asked.body.serial],
+      ...sent.body.results.map((r) => ['rich', r.serial]),
+    ]);
+    await files.cleanup();
   });
 });

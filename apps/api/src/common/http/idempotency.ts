@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import type { Store } from '@brandwire/store';
+import { type ExecutionContext, Inject, Injectable, createParamDecorator } from '@nestjs/common';
+import { ApiHeader } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { STORE } from '../../app/tokens';
+import type { AuthenticatedRequest } from '../auth/principal';
+import { fail } from '../errors/envelope';
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const RETENTION_MS = 24 * 60 * 60 * 1000;
+const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+/** A send made with an `Idempotency-Key`: whose key, which request (a hash of it), and where to answer a replay. */
+export interface IdempotentCall {
+  keyId: string;
+  idemKey: string;
+  hash: string;
+  response: Response;
+}
+
+/** JSON with object keys sorted, so the same body always hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The request's `Idempotency-Key` (undefined without one), read once the body and any files are parsed and the
+ * body passed validation; 400 `BAD_REQUEST` for a malformed key. Multipart sends are identified by their fields
+ * and their files' names and sizes.
+ */
+export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext): IdempotentCall | undefined => {
+  const http = ctx.switchToHttp();
+  const request = http.getRequest<AuthenticatedRequest>();
+  const idemKey = request.header('idempotency-key');
+  if (idemKey === undefined || !request.principal) return undefined;
+  if (!KEY_PATTERN.test(idemKey)) throw fail('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+  const files = (Array.isArray(request.files) ? request.files : []).map((f) => [f.fieldname, f.originalname, f.size]);
+  const hash = createHash('sha256').update(`${request.method} ${request.path}\n${canonical(request.body)}\n${canonical(files)}`).digest('hex');
+  return { keyId: request.principal.keyId, idemKey, hash, response: http.getResponse<Response>() };
+});
+
+/**
+ * `Idempotency-Key` on sends: a retry with the same key and body gets the first answer (same serial) without a
+ * second delivery or count; the same key with another body gets 409 `IDEMPOTENCY_CONFLICT`. Keys are per API key
+ * and kept 24 hours. A request that fails before the messenger accepted it frees its key for the retry.
+ *
+ * A call the handler makes itself rather than a Nest interceptor: an interceptor on a route costs every request
+ * an rxjs pipeline and two async resources, keyed or not.
+ */
+@Injectable()
+export class IdempotencyService {
+  private lastSweep = 0;
+
+  constructor(@Inject(STORE) private readonly store: Store) {}
+
+  /** Runs `handler` once per key and request; without a key, simply runs it. */
+  async run<T>(call: IdempotentCall | undefined, handler: () => Promise<T>): Promise<T> {
+    if (!call) return handler();
+    const claim = await this.claim(call);
+    switch (claim.kind) {
+      case 'replay':
+        call.response.status(claim.status).setHeader('Idempotent-Replayed', 'true');
+        return claim.body as T;
+      case 'conflict':
+        throw fail('IDEMPOTENCY_CONFLICT', 'this Idempotency-Key was already used with a different request');
+      case 'in_progress':
+        throw fail('IDEMPOTENCY_CONFLICT', 'a request with this Idempotency-Key is still being processed');
+      case 'new':
+        break;
+      default: {
+        const unreachable: never = claim;
+        throw new Error(`unknown claim ${JSON.stringify(unreachable)}`);
+      }
+    }
+    let body: T;
+    try {
+      body = await handler();
+    } catch (error) {
+      await this.store.idempotency.release(call.keyId, call.idemKey);
+      throw error;
+    }
+    await this.store.idempotency.complete(call.keyId, call.idemKey, call.response.statusCode, body);
+    return body;
+  }
+
+  private async claim(call: IdempotentCall) {
+    const now = Date.now();
+    if (now - this.lastSweep > SWEEP_EVERY_MS) {
+      this.lastSweep = now;
+      await this.store.idempotency.forgetOlderThan(now - RETENTION_MS);
+    }
+    return this.store.idempotency.claim(call.keyId, call.idemKey, call.hash, now);
+  }
+}
+
+/** Documents the `Idempotency-Key` header of a send route (its handler reads it with `@IdempotencyKey()`). */
+export function Idempotent(): MethodDecorator {
+  return ApiHeader({ name: 'Idempotency-Key', required: false, description: 'retries with the same key and body return the first answer; another body gives 409 IDEMPOTENCY_CONFLICT' });
+}
