@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import axios, { AxiosInstance, AxiosRequestHeaders } from 'axios';
+import { leanJsonAdapter } from './json-adapter';
 
 export interface HttpClientOptions {
   baseUrl: string;
@@ -42,8 +43,9 @@ export function createKeepAliveAxios(o: HttpClientOptions): { http: AxiosInstanc
     httpAgent,
     httpsAgent,
     ...(proxy === false ? { proxy } : {}),
-    // Node's http adapter by name: axios's default list would try XHR (absent in Node) first on every request
-    adapter: 'http',
+    // JSON calls on the lean adapter when no proxy is to be used; Node's http adapter by name for the rest (axios's
+    // default list would try XHR, absent in Node, first on every request)
+    adapter: proxy === false ? leanJsonAdapter(axios.getAdapter('http')) : 'http',
     maxRedirects: 0,
     maxBodyLength: Infinity,
     maxContentLength: Infinity,
