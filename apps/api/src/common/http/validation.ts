@@ -1,4 +1,5 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import { type ValidatorOptions, validateSync } from 'class-validator';
 import { fail } from '../errors/envelope';
 
 function describe(errors: readonly ValidationError[], parent = ''): string[] {
@@ -9,9 +10,19 @@ function describe(errors: readonly ValidationError[], parent = ''): string[] {
   });
 }
 
+/**
+ * Validates synchronously: the DTOs have no asynchronous rule, and class-validator's asynchronous `validate`
+ * costs a chain of promises per property and rule, about a tenth of a text send's CPU time under load.
+ */
+class SyncValidationPipe extends ValidationPipe {
+  protected override validate(object: object, validatorOptions?: ValidatorOptions): ValidationError[] {
+    return validateSync(object, validatorOptions);
+  }
+}
+
 /** DTO validation whose failures name the field, as `BAD_REQUEST` in the envelope. */
 export function validationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new SyncValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
     transform: true,
