@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import { Pool } from 'undici';
 import { TINY_PNG } from '../testing/images';
 import { SandboxHarness } from '../testing/harness';
 import { KAKAO, startHarness } from '../test-support/fixtures';
@@ -153,7 +154,8 @@ describe('HttpMessengerClient dispatch', () => {
       });
     });
     const client = new HttpMessengerClient({ baseUrl: s.url, partnerKey: 'pk' });
-    const requests = jest.spyOn(http, 'request');
+    // JSON calls leave through the undici pool of the client's axios adapter
+    const requests = jest.spyOn(Pool.prototype, 'request');
     try {
       const calls = ['bw-1', 'bw-2', 'bw-3'].map((serialNumber) => client.writeText({ ...text, serialNumber }));
       expect(requests).not.toHaveBeenCalled();

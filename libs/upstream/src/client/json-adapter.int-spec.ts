@@ -37,20 +37,29 @@ async function serve(answer: Answer): Promise<{ url: string; seen: Seen[]; close
   };
 }
 
-function client(baseURL: string, timeout = 2000): { http: AxiosInstance; agent: http.Agent } {
-  const agent = new http.Agent({ keepAlive: true });
+function client(baseURL: string, timeout = 2000): { http: AxiosInstance; agent: { destroy: () => void } } {
+  const httpAgent = new http.Agent({ keepAlive: true });
+  const lean = leanJsonAdapter(axios.getAdapter('http'), { connections: 8 });
   const instance = axios.create({
     baseURL,
     timeout,
     proxy: false,
-    httpAgent: agent,
+    httpAgent,
     headers: { 'X-Partner-Key': 'pk' },
-    adapter: leanJsonAdapter(axios.getAdapter('http')),
+    adapter: lean.adapter,
     transformRequest: [(data: unknown, headers) => (data instanceof FormData ? data : (headers.set('Content-Type', 'application/json'), JSON.stringify(data)))],
     transformResponse: [(data: unknown) => data],
     responseType: 'text',
   });
-  return { http: instance, agent };
+  return {
+    http: instance,
+    agent: {
+      destroy: () => {
+        lean.close();
+        httpAgent.destroy();
+      },
+    },
+  };
 }
 
 async function rejection(p: Promise<unknown>): Promise<AxiosError> {
@@ -63,7 +72,7 @@ async function rejection(p: Promise<unknown>): Promise<AxiosError> {
 }
 
 describe('the lean JSON adapter of the messenger client', () => {
-  it('posts the JSON body with the instance headers under the base path, on one kept-alive socket, and returns the answer as text', async () => {
+  it('posts the JSON body with the instance headers under the base path, on kept-alive connections, and returns the answer as text', async () => {
     const server = await serve((_s, res) => res.writeHead(200, { 'Content-Type': 'application/json', 'X-Trace': 't1' }).end('{"code":0,"message":"é"}'));
     const { http: api, agent } = client(`${server.url}/partner/`);
     try {
@@ -71,12 +80,14 @@ describe('the lean JSON adapter of the messenger client', () => {
       const second = await api.request<string>({ method: 'post', url: '/v1/end', data: { user_key: 'u1' } });
       expect([first.status, first.data, first.headers['x-trace']]).toEqual([200, '{"code":0,"message":"é"}', 't1']);
       expect(second.data).toBe('{"code":0,"message":"é"}');
-      expect(server.seen.map((s) => [s.method, s.url, s.body])).toEqual([
+      expect(server.seen.slice(0, 2).map((s) => [s.method, s.url, s.body])).toEqual([
         ['POST', '/partner/v1/write', '{"message":"héllo","n":1}'],
         ['POST', '/partner/v1/end', '{"user_key":"u1"}'],
       ]);
       expect(server.seen[0]?.headers).toMatchObject({ 'x-partner-key': 'pk', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength('{"message":"héllo","n":1}')) });
-      expect(server.seen[1]?.socket).toBe(server.seen[0]?.socket);
+      for (let i = 0; i < 4; i += 1) await api.request({ method: 'post', url: '/v1/end', data: { i } });
+      // connections are kept and reused: six calls one after the other did not open six
+      expect(new Set(server.seen.map((seen) => seen.socket)).size).toBeLessThanOrEqual(2);
     } finally {
       agent.destroy();
       await server.close();

@@ -36,6 +36,7 @@ export function createKeepAliveAxios(o: HttpClientOptions): { http: AxiosInstanc
   const httpAgent = new http.Agent(agentOptions);
   const httpsAgent = new https.Agent(agentOptions);
   const proxy = proxySetting();
+  const lean = proxy === false ? leanJsonAdapter(axios.getAdapter('http'), { connections: MAX_SOCKETS }) : undefined;
   const instance = axios.create({
     baseURL: o.baseUrl.replace(/\/+$/, ''),
     timeout: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -45,7 +46,7 @@ export function createKeepAliveAxios(o: HttpClientOptions): { http: AxiosInstanc
     ...(proxy === false ? { proxy } : {}),
     // JSON calls on the lean adapter when no proxy is to be used; Node's http adapter by name for the rest (axios's
     // default list would try XHR, absent in Node, first on every request)
-    adapter: proxy === false ? leanJsonAdapter(axios.getAdapter('http')) : 'http',
+    adapter: lean?.adapter ?? 'http',
     maxRedirects: 0,
     maxBodyLength: Infinity,
     maxContentLength: Infinity,
@@ -67,6 +68,7 @@ export function createKeepAliveAxios(o: HttpClientOptions): { http: AxiosInstanc
   return {
     http: instance,
     destroy: () => {
+      lean?.close();
       httpAgent.destroy();
       httpsAgent.destroy();
     },

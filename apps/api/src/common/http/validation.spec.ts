@@ -1,4 +1,5 @@
 import { getMetadataStorage } from 'class-validator';
+import { SendTextDto } from '../../agent/send/dto/send-text.dto';
 import { AppModule } from '../../app/app.module';
 import { validationPipe } from './validation';
 
@@ -17,7 +18,6 @@ describe('the validation pipe', () => {
   });
 
   it('refuses a wrong body with BAD_REQUEST naming each field', async () => {
-    const { SendTextDto } = await import('../../agent/send/dto/send-text.dto');
     const failure: unknown = await validationPipe()
       .transform({ brandKey: 7, userKey: 'u1', extra: true }, { type: 'body', metatype: SendTextDto })
       .catch((error: unknown) => error);
