@@ -7,7 +7,7 @@ describe('the service started as a user starts it', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-e2e-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('creates the demo brand with keys shown once, sends and reads back, and keeps the journal through a crash', async () => {
+  it('creates the demo brand with keys shown once, sends and reads back, keeps the journal through a crash, and keeps a second service off its data folder', async () => {
     const first = await startBuiltService({ BRANDWIRE_DATA_DIR: dataDir });
     const writer = /BrandWrite key:\s+(\S+)/.exec(first.output())?.[1];
     expect(/Admin key:\s+bw_\S+/.test(first.output())).toBe(true);
@@ -32,6 +32,11 @@ describe('the service started as a user starts it', () => {
         ['reference', 'Consultation started'],
       ]);
       expect(messages[0]?.serial).toBe(sent['serial']);
+
+      // one service per data folder: a second one on it stops at once and says which service holds it
+      const refused = startBuiltService({ BRANDWIRE_DATA_DIR: dataDir });
+      await expect(refused).rejects.toThrow(`service exited with 1:\nbrandwire: the data folder ${dataDir} is in use by another Brandwire service (pid ${second.child.pid})`);
+      expect((await callJson(`${second.url}/healthz`, token, 'GET'))['ok']).toBe(true);
     } finally {
       expect(await stopBuiltService(second.child)).toBe(0);
     }

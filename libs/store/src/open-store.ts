@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Pool, types as pgTypes } from 'pg';
@@ -6,6 +7,7 @@ import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 import { sqliteDriver } from './sqlite-driver';
 import { withStatementCache } from './statement-cache';
+import { lockDataDir } from './data-dir-lock';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -32,15 +34,42 @@ export function dialectOf(options: StoreOptions): Dialect {
 export async function openDatabase(options: StoreOptions): Promise<{ db: Kysely<Database>; dialect: Dialect }> {
   const isPostgres = dialectOf(options) === 'postgres';
   const db = isPostgres ? postgres(options.databaseUrl as string, options.poolSize ?? 20) : sqlite(options.dataDir);
-  if (isPostgres) await migrateAlone(db);
-  else await migrate(db);
+  try {
+    if (isPostgres) await migrateAlone(db);
+    else await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
   return { db, dialect: isPostgres ? 'postgres' : 'sqlite' };
 }
 
 function sqlite(dataDir: string): Kysely<Database> {
   mkdirSync(dataDir, { recursive: true });
-  const SqliteDatabase = sqliteDriver();
-  const file = new SqliteDatabase(join(dataDir, SQLITE_FILE_NAME));
+  const lock = lockDataDir(dataDir);
+  let file: BetterSqlite3.Database;
+  try {
+    file = openSqliteFile(join(dataDir, SQLITE_FILE_NAME));
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const database = withStatementCache(file);
+  return new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: {
+        ...database,
+        close: () => {
+          database.close();
+          lock.release();
+        },
+      },
+    }),
+  });
+}
+
+function openSqliteFile(path: string): BetterSqlite3.Database {
+  const file = new (sqliteDriver())(path);
   file.pragma('journal_mode = WAL');
   // A connection that reopens a WAL database defaults to NORMAL; FULL keeps every answered write through a power loss.
   file.pragma('synchronous = FULL');
@@ -50,7 +79,7 @@ function sqlite(dataDir: string): Kysely<Database> {
   // statement journal: a temporary file by default, created, written page by page and deleted for every commit
   // (about 80 % of the write calls of a send). It only ever serves a rollback to a savepoint, never recovery.
   file.pragma('temp_store = MEMORY');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(file) }) });
+  return file;
 }
 
 function postgres(connectionString: string, max: number): Kysely<Database> {

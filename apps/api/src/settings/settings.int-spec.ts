@@ -1,5 +1,4 @@
 import { senderKeyOf } from '@brandwire/upstream';
-import { startService } from '../app/start-service';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
 
 const SETTINGS_PATHS = [
@@ -75,16 +74,12 @@ describe('settings (all of /api/agent/settings)', () => {
     await h.post('/api/agent/settings/chat/deactivate', { brandKey: 'acme-naver' }, admin);
     await h.request('PUT', '/api/agent/settings/schedule', { token: admin, body: { brandKey: 'acme-naver', schedule } });
 
-    // a second service on the same data directory starts with its own, fresh sandbox messenger
-    const second = await startService(h.service.runtime.config);
-    try {
-      const control = second.runtime.sandbox?.control;
-      if (!control) throw new Error('expected the sandbox messenger');
-      const naver = await control.channel(senderKeyOf('acme-naver'));
-      expect(naver).toMatchObject({ ok: true, active: false, type: 'naver', schedule: { timeZone: 'UTC', weekly: { sat: [{ start: '10:00', end: '14:00' }], sun: [] } } });
-      expect(await control.channel(senderKeyOf('acme-kakao'))).toMatchObject({ ok: true, active: true, type: 'kakao', chatbotBuilder: true, schedule: null });
-    } finally {
-      await second.close();
-    }
+    // the service starts again on the same data with its own, fresh sandbox messenger
+    await h.restart();
+    const control = h.service.runtime.sandbox?.control;
+    if (!control) throw new Error('expected the sandbox messenger');
+    const naver = await control.channel(senderKeyOf('acme-naver'));
+    expect(naver).toMatchObject({ ok: true, active: false, type: 'naver', schedule: { timeZone: 'UTC', weekly: { sat: [{ start: '10:00', end: '14:00' }], sun: [] } } });
+    expect(await control.channel(senderKeyOf('acme-kakao'))).toMatchObject({ ok: true, active: true, type: 'kakao', chatbotBuilder: true, schedule: null });
   });
 });

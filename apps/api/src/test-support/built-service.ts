@@ -18,7 +18,11 @@ export function startBuiltService(env: Record<string, string>): Promise<BuiltSer
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   return new Promise((resolveStart, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start in time:\n${out}`)), 30_000);
-    child.on('exit', (code) => reject(new Error(`service exited with ${String(code)}:\n${out}`)));
+    child.on('exit', (code) => {
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`service exited with ${String(code)}:\n${out}`));
+    });
     const poll = setInterval(() => {
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match?.[1] && out.includes('API documentation')) {

@@ -50,7 +50,7 @@ export interface RequestOptions {
 /** A real service on an ephemeral port with a fresh database and the in-process sandbox messenger. */
 export class ServiceHarness {
   private constructor(
-    readonly service: RunningService,
+    private running: RunningService,
     private readonly database: TestDatabase,
     private readonly seedDir: string,
   ) {}
@@ -72,8 +72,18 @@ export class ServiceHarness {
     return new ServiceHarness(service, database, seedDir);
   }
 
+  get service(): RunningService {
+    return this.running;
+  }
+
   get url(): string {
-    return this.service.url;
+    return this.running.url;
+  }
+
+  /** Stops the service and starts it again on the same data (a new port, a new sandbox messenger). */
+  async restart(): Promise<void> {
+    await this.running.close();
+    this.running = await startService(this.running.runtime.config);
   }
 
   get dataDir(): string {
@@ -81,7 +91,7 @@ export class ServiceHarness {
   }
 
   async stop(): Promise<void> {
-    await this.service.close();
+    await this.running.close();
     await this.database.drop();
     rmSync(this.seedDir, { recursive: true, force: true });
   }
