@@ -7,7 +7,8 @@ const STORE_DIST = resolve(__dirname, '../dist/index.js');
 
 /** A process of its own that opens a store on the folder and keeps it until killed. */
 function holdInChild(dataDir: string): Promise<ChildProcess> {
-  const script = `require(${JSON.stringify(STORE_DIST)}).Store.open({ dataDir: ${JSON.stringify(dataDir)} }).then(() => process.stdout.write('held\\n'), (e) => { process.stderr.write(String(e)); process.exit(3); });`;
+  // the store is kept referenced and the process alive: a store that is garbage collected closes, and frees the folder
+  const script = `require(${JSON.stringify(STORE_DIST)}).Store.open({ dataDir: ${JSON.stringify(dataDir)} }).then((s) => { globalThis.kept = s; setInterval(() => undefined, 1000); process.stdout.write('held\\n'); }, (e) => { process.stderr.write(String(e)); process.exit(3); });`;
   const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((done, fail) => {
     let out = '';
@@ -38,7 +39,8 @@ describe('one store per SQLite data folder', () => {
       expect((refused as Error).message).toBe(
         `the data folder ${db.dataDir} is in use by another Brandwire service (pid ${process.pid}): one service works one SQLite data folder; stop that one, or give this one its own BRANDWIRE_DATA_DIR`,
       );
-      if (!thread) expect(refused).toBeInstanceOf(DataDirInUseError);
+      // from the store's thread the error comes back as a copy with its name and code, not as an instance
+      expect([refused instanceof DataDirInUseError, (refused as Error).name]).toEqual([!thread, 'DataDirInUseError']);
       // the first store is untouched by the refusal
       await first.directory.upsertBrand({ id: 'acme', name: 'Acme' });
     } finally {
@@ -60,4 +62,31 @@ describe('one store per SQLite data folder', () => {
     const store = await Store.open({ dataDir: db.dataDir });
     await store.close();
   });
+
+  it('lets exactly one of two services starting at the same moment have the folder', async () => {
+    const outcomes = await Promise.all([openInChild(db.dataDir), openInChild(db.dataDir)]);
+    await Promise.all(outcomes.map((o) => killed(o.child)));
+    expect(outcomes.map((o) => o.result).sort()).toEqual(['held', 'refused']);
+  });
 });
+
+/** A process of its own that tries to open a store on the folder: 'held' (kept until killed) or 'refused'. */
+function openInChild(dataDir: string): Promise<{ child: ChildProcess; result: string }> {
+  const script = `require(${JSON.stringify(STORE_DIST)}).Store.open({ dataDir: ${JSON.stringify(dataDir)} }).then((s) => { globalThis.kept = s; process.stdout.write('held\\n'); }, (e) => { process.stdout.write(e.code === 'DATA_DIR_IN_USE' ? 'refused\\n' : 'failed ' + String(e) + '\\n'); });`;
+  const child = spawn(process.execPath, ['-e', `${script} setInterval(() => undefined, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((done) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) done({ child, result: out.trim() });
+    });
+  });
+}
+
+function killed(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.on('exit', () => done());
+    child.kill('SIGKILL');
+  });
+}

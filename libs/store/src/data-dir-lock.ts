@@ -4,6 +4,7 @@ import { sqliteDriver } from './sqlite-driver';
 
 export const LOCK_FILE_NAME = 'brandwire.lock';
 const HOLDER_FILE_NAME = 'brandwire.lock.pid';
+const LOCK_WAIT_MS = 250;
 
 const IN_USE = 'DATA_DIR_IN_USE';
 
@@ -38,19 +39,27 @@ export interface DataDirLock {
  */
 export function lockDataDir(dataDir: string): DataDirLock {
   const SqliteDatabase = sqliteDriver();
-  const lock = new SqliteDatabase(join(dataDir, LOCK_FILE_NAME), { timeout: 0 });
+  // a short wait: two services starting at the same moment each take a shared lock on the way to the exclusive
+  // one, and without any wait both would be refused
+  const lock = new SqliteDatabase(join(dataDir, LOCK_FILE_NAME), { timeout: LOCK_WAIT_MS });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
-    // the first write takes the exclusive lock, which exclusive locking mode keeps until the connection closes
-    lock.exec('create table if not exists holder (pid integer not null); delete from holder;');
+    // the exclusive lock taken here is kept after the commit, until the connection closes (exclusive locking mode)
+    lock.exec('begin exclusive; create table if not exists holder (pid integer not null); delete from holder;');
     lock.prepare('insert into holder (pid) values (?)').run(process.pid);
+    lock.exec('commit');
   } catch (error) {
     lock.close();
     if ((error as { code?: unknown }).code === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir, holderPid(dataDir));
     throw error;
   }
-  // the holder's pid in a plain file too, for the message of a refused service (the side database cannot be read)
-  writeFileSync(join(dataDir, HOLDER_FILE_NAME), `${process.pid}\n`);
+  try {
+    // the holder's pid in a plain file too, for the message of a refused service (the side database cannot be read)
+    writeFileSync(join(dataDir, HOLDER_FILE_NAME), `${process.pid}\n`);
+  } catch (error) {
+    lock.close();
+    throw error;
+  }
   return { release: () => lock.close() };
 }
 

@@ -60,8 +60,11 @@ function sqlite(dataDir: string): Kysely<Database> {
       database: {
         ...database,
         close: () => {
-          database.close();
-          lock.release();
+          try {
+            database.close();
+          } finally {
+            lock.release();
+          }
         },
       },
     }),

@@ -59,20 +59,54 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
 export async function startService(config: Config): Promise<RunningService> {
   const clock = new ShiftableClock();
   const { store, demoKeys } = await prepareStore(config, clock);
-  const upstream = await linkUpstream(config, clock);
-  const runtime: Runtime = {
-    config,
-    store,
-    clock,
-    messenger: upstream.messenger,
-    serials: new SerialGenerator(() => clock.now(), Math.random),
-    sandbox: upstream.sandbox,
-  };
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRuntime(runtime), {
-    bodyParser: false,
-    abortOnError: false,
-    logger: new PinoNestLogger(createLogger(config.logLevel)),
-  });
+  let upstream: Awaited<ReturnType<typeof linkUpstream>> | undefined;
+  let app: NestExpressApplication | undefined;
+  try {
+    upstream = await linkUpstream(config, clock);
+    const runtime: Runtime = {
+      config,
+      store,
+      clock,
+      messenger: upstream.messenger,
+      serials: new SerialGenerator(() => clock.now(), Math.random),
+      sandbox: upstream.sandbox,
+    };
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRuntime(runtime), {
+      bodyParser: false,
+      abortOnError: false,
+      logger: new PinoNestLogger(createLogger(config.logLevel)),
+    });
+    const url = await serve(app, config);
+    if (upstream.sandbox) {
+      const { control } = upstream.sandbox;
+      await control.setPartner({ callbackUrl: `${config.publicUrl ?? url}/upstream` });
+      for (const channel of await store.directory.listChannels()) {
+        await control.setChannel(channel.senderKey, { type: channel.type, chatbotBuilder: channel.chatbotBuilder });
+      }
+    }
+    const running = { app, upstream };
+    return {
+      url,
+      runtime,
+      app,
+      demoKeys,
+      close: async () => {
+        await running.app.close();
+        await running.upstream.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    // a service that did not start leaves nothing open behind: its data folder is free for the next attempt
+    await app?.close().catch(() => undefined);
+    await upstream?.close().catch(() => undefined);
+    await store.close();
+    throw error;
+  }
+}
+
+/** Sets up the HTTP layer of the app and listens; the URL it answers on. */
+async function serve(app: NestExpressApplication, config: Config): Promise<string> {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(cachedRoomPages(app.get(RoomPageCache), app.get(ApiKeysService), app.get(BrandAccessService)));
@@ -81,26 +115,6 @@ export async function startService(config: Config): Promise<RunningService> {
   app.useGlobalPipes(validationPipe());
   mountOpenApi(app);
   await app.listen(config.port, config.host);
-
   const address = app.getHttpServer().address() as AddressInfo;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
-  if (upstream.sandbox) {
-    const { control } = upstream.sandbox;
-    await control.setPartner({ callbackUrl: `${config.publicUrl ?? url}/upstream` });
-    for (const channel of await store.directory.listChannels()) {
-      await control.setChannel(channel.senderKey, { type: channel.type, chatbotBuilder: channel.chatbotBuilder });
-    }
-  }
-
-  return {
-    url,
-    runtime,
-    app,
-    demoKeys,
-    close: async () => {
-      await app.close();
-      await upstream.close();
-      await store.close();
-    },
-  };
+  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
 }

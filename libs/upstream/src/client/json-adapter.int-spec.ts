@@ -84,7 +84,13 @@ describe('the lean JSON adapter of the messenger client', () => {
         ['POST', '/partner/v1/write', '{"message":"héllo","n":1}'],
         ['POST', '/partner/v1/end', '{"user_key":"u1"}'],
       ]);
-      expect(server.seen[0]?.headers).toMatchObject({ 'x-partner-key': 'pk', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength('{"message":"héllo","n":1}')) });
+      expect(server.seen[0]?.headers).toMatchObject({
+        'x-partner-key': 'pk',
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength('{"message":"héllo","n":1}')),
+        // nothing decompresses the answer on this path, so none is asked for
+        'accept-encoding': 'identity',
+      });
       for (let i = 0; i < 4; i += 1) await api.request({ method: 'post', url: '/v1/end', data: { i } });
       // connections are kept and reused: six calls one after the other did not open six
       expect(new Set(server.seen.map((seen) => seen.socket)).size).toBeLessThanOrEqual(2);
@@ -135,6 +141,18 @@ describe('the lean JSON adapter of the messenger client', () => {
       expect(server.seen[0]?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
       expect(server.seen[0]?.body).toContain('filename="a.png"');
       expect(server.seen[0]?.body).toContain('PNGDATA');
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
+  });
+
+  it('leaves a base URL with credentials to axios own adapter, which sends them as Basic auth', async () => {
+    const server = await serve((_s, res) => res.writeHead(200).end('{"code":0}'));
+    const { http: api, agent } = client(server.url.replace('http://', 'http://ops:s3cret@'));
+    try {
+      await api.request({ method: 'post', url: '/v1/end', data: {} });
+      expect(server.seen[0]?.headers['authorization']).toBe(`Basic ${Buffer.from('ops:s3cret').toString('base64')}`);
     } finally {
       agent.destroy();
       await server.close();

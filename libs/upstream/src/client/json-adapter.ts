@@ -7,7 +7,7 @@ export interface LeanJsonAdapter {
   close(): void;
 }
 
-/** Whether the lean path can send this request as axios's own adapter would. */
+/** Whether the lean path can send this request as axios's own adapter would (no credentials in the URL, no query). */
 function isPlainJsonCall(config: InternalAxiosRequestConfig): config is InternalAxiosRequestConfig & { data: string; url: string; baseURL: string } {
   return (
     typeof config.data === 'string' &&
@@ -17,7 +17,10 @@ function isPlainJsonCall(config: InternalAxiosRequestConfig): config is Internal
     config.proxy === false &&
     config.signal === undefined &&
     config.cancelToken === undefined &&
-    config.auth === undefined
+    config.auth === undefined &&
+    config.params === undefined &&
+    config.timeoutErrorMessage === undefined &&
+    !/^[a-z]+:\/\/[^/]*@/i.test(config.baseURL ?? '')
   );
 }
 
@@ -63,7 +66,8 @@ async function send(config: InternalAxiosRequestConfig & { data: string; url: st
     const answer = await target.pool.request({
       method: (config.method ?? 'get').toUpperCase() as 'POST',
       path: `${target.basePath}${config.url}`,
-      headers: config.headers.toJSON(true) as Record<string, string>,
+      // undici does not decompress, so the answer is asked for as it is (axios's adapter asks for gzip and inflates)
+      headers: { ...(config.headers.toJSON(true) as Record<string, string>), 'accept-encoding': 'identity' },
       body: config.data,
       headersTimeout: timeout,
       bodyTimeout: timeout,

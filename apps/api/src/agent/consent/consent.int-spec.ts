@@ -1,3 +1,4 @@
+import { LOCK_FILE_NAME } from '@brandwire/store';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
 
 interface SendReply {
@@ -69,7 +70,8 @@ describe('POST /api/agent/personal-info/request', () => {
     expect(consent.body.ok).toBe(true);
     const { readFileSync, readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
-    for (const file of readdirSync(h.dataDir)) {
+    // the data folder's lock holds the holder's pid only, and reading it here would drop this process's lock on it
+    for (const file of readdirSync(h.dataDir).filter((name) => !name.startsWith(LOCK_FILE_NAME))) {
       const bytes = readFileSync(join(h.dataDir, file));
       expect(bytes.includes('010-9876-5432')).toBe(false);
       expect(bytes.includes('Jiwoo')).toBe(false);

@@ -87,7 +87,12 @@ export class IdempotencyService {
       await this.store.idempotency.release(call.keyId, call.idemKey);
       throw error;
     }
-    await this.store.idempotency.complete(call.keyId, call.idemKey, call.response.statusCode, body);
+    try {
+      await this.store.idempotency.complete(call.keyId, call.idemKey, call.response.statusCode, body);
+    } catch (error) {
+      // the send happened: answer it, and keep the key claimed so that a retry cannot send it twice
+      process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${error instanceof Error ? error.message : String(error)}`);
+    }
     return body;
   }
 
