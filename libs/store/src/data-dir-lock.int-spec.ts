@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { DataDirInUseError, Store, isDataDirInUse, openStore } from './index';
 import { type TestDatabase, sqliteTestDatabase } from './testing';
 
 const STORE_DIST = resolve(__dirname, '../dist/index.js');
+const LOCK_DIST = resolve(__dirname, '../dist/data-dir-lock.js');
 
 /** A process of its own that opens a store on the folder and keeps it until killed. */
 function holdInChild(dataDir: string): Promise<ChildProcess> {
@@ -64,15 +66,22 @@ describe('one store per SQLite data folder', () => {
   });
 
   it('lets exactly one of two services starting at the same moment have the folder', async () => {
-    const outcomes = await Promise.all([openInChild(db.dataDir), openInChild(db.dataDir)]);
-    await Promise.all(outcomes.map((o) => killed(o.child)));
-    expect(outcomes.map((o) => o.result).sort()).toEqual(['held', 'refused']);
+    // several pairs, each pair released at the same instant once both processes are up
+    for (let pair = 0; pair < 5; pair += 1) {
+      const dataDir = join(db.dataDir, `pair-${pair}`);
+      mkdirSync(dataDir);
+      const at = Date.now() + 600;
+      const outcomes = await Promise.all([openInChild(dataDir, at), openInChild(dataDir, at)]);
+      await Promise.all(outcomes.map((o) => killed(o.child)));
+      expect(outcomes.map((o) => o.result).sort()).toEqual(['held', 'refused']);
+    }
   });
 });
 
 /** A process of its own that tries to open a store on the folder: 'held' (kept until killed) or 'refused'. */
-function openInChild(dataDir: string): Promise<{ child: ChildProcess; result: string }> {
-  const script = `require(${JSON.stringify(STORE_DIST)}).Store.open({ dataDir: ${JSON.stringify(dataDir)} }).then((s) => { globalThis.kept = s; process.stdout.write('held\\n'); }, (e) => { process.stdout.write(e.code === 'DATA_DIR_IN_USE' ? 'refused\\n' : 'failed ' + String(e) + '\\n'); });`;
+function openInChild(dataDir: string, at: number): Promise<{ child: ChildProcess; result: string }> {
+  // the lock alone, so that the two attempts meet within microseconds rather than after a store's set-up
+  const script = `const { lockDataDir } = require(${JSON.stringify(LOCK_DIST)}); while (Date.now() < ${at}) {} try { globalThis.kept = lockDataDir(${JSON.stringify(dataDir)}); process.stdout.write('held\\n'); } catch (e) { process.stdout.write(e.code === 'DATA_DIR_IN_USE' ? 'refused\\n' : 'failed ' + String(e) + '\\n'); } setInterval(() => undefined, 1000);`;
   const child = spawn(process.execPath, ['-e', `${script} setInterval(() => undefined, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((done) => {
     let out = '';

@@ -39,13 +39,16 @@ export interface DataDirLock {
  */
 export function lockDataDir(dataDir: string): DataDirLock {
   const SqliteDatabase = sqliteDriver();
-  // a short wait: two services starting at the same moment each take a shared lock on the way to the exclusive
-  // one, and without any wait both would be refused
+  // a short wait for a service starting at the same moment to finish taking the lock or to give up
   const lock = new SqliteDatabase(join(dataDir, LOCK_FILE_NAME), { timeout: LOCK_WAIT_MS });
   try {
+    // The exclusive lock first, in normal locking mode: a connection that fails to get it there gives its shared
+    // lock back before it waits, so of two services starting together one gets the folder (in exclusive locking
+    // mode both would keep their shared locks and both be refused). Exclusive locking mode, set while the lock is
+    // held, then keeps it after the commit, until the connection closes.
+    lock.exec('begin exclusive');
     lock.pragma('locking_mode = EXCLUSIVE');
-    // the exclusive lock taken here is kept after the commit, until the connection closes (exclusive locking mode)
-    lock.exec('begin exclusive; create table if not exists holder (pid integer not null); delete from holder;');
+    lock.exec('create table if not exists holder (pid integer not null); delete from holder;');
     lock.prepare('insert into holder (pid) values (?)').run(process.pid);
     lock.exec('commit');
   } catch (error) {
