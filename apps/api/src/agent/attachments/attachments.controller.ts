@@ -4,7 +4,7 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
 import { IdempotencyKey, IdempotencyService, type IdempotentCall, Idempotent } from '../../common/http/idempotency';
-import { UPLOAD_MAX_FILES, uploadOptions } from '../../media';
+import { UPLOAD_MAX_FILES, removeUploads, uploadOptions } from '../../media';
 import { AttachmentsService } from './attachments.service';
 import { SendAttachmentsDto, SendAttachmentsFormDto, SendAttachmentsResponseDto } from './dto/send-attachments.dto';
 
@@ -31,6 +31,7 @@ export class AttachmentsController {
     @UploadedFiles() files: Express.Multer.File[] | undefined,
     @IdempotencyKey() idem: IdempotentCall | undefined,
   ): Promise<SendAttachmentsResponseDto> {
-    return this.idempotency.run(idem, () => this.attachments.send(principal, dto, files));
+    // the uploads are removed whatever the answer, also one that idempotency gives without sending (a replay, a conflict)
+    return this.idempotency.run(idem, () => this.attachments.send(principal, dto, files)).finally(() => removeUploads(files));
   }
 }

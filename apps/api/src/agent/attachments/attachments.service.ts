@@ -8,7 +8,7 @@ import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
 import { JournalWriter } from '../../journal/journal-writer.service';
-import { FILE_TYPE_MAX_BYTES, type FileType, classifyUpload, removeUploads } from '../../media';
+import { FILE_TYPE_MAX_BYTES, type FileType, classifyUpload } from '../../media';
 import { MessengerUploadsService } from '../../uploads/messenger-uploads.service';
 import { type IncomingFile, type PlannedBubble, planBubbles } from './attachment-plan';
 import type { AttachmentResultDto, SendAttachmentsDto, SendAttachmentsResponseDto } from './dto/send-attachments.dto';
@@ -44,27 +44,24 @@ export class AttachmentsService {
     @Inject(CLOCK) private readonly clock: ShiftableClock,
   ) {}
 
+  /** Sends the uploaded files; the caller removes them afterwards, whatever happened. */
   async send(principal: Principal, dto: SendAttachmentsDto, files: Express.Multer.File[] | undefined): Promise<SendAttachmentsResponseDto> {
+    const channel = await this.access.channelFor(principal, dto.brandKey);
+    if (!files || files.length === 0) throw fail('BAD_REQUEST', 'files is required (one or more multipart parts "files")');
+    const incoming = await Promise.all(files.map((f) => this.incoming(f)));
+    const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
+    const results: AttachmentResultDto[] = [];
+    const images: SentImage[] = [];
     try {
-      const channel = await this.access.channelFor(principal, dto.brandKey);
-      if (!files || files.length === 0) throw fail('BAD_REQUEST', 'files is required (one or more multipart parts "files")');
-      const incoming = await Promise.all(files.map((f) => this.incoming(f)));
-      const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
-      const results: AttachmentResultDto[] = [];
-      const images: SentImage[] = [];
-      try {
-        for (const bubble of planBubbles(incoming, dto.text, dto.imageStyle ?? 'rich')) {
-          results.push(await this.sendBubble(channel, dto.userKey, bubble, dto.imageStyle ?? 'rich', images));
-        }
-      } finally {
-        await this.journalImages(channel, dto.userKey, images);
+      for (const bubble of planBubbles(incoming, dto.text, dto.imageStyle ?? 'rich')) {
+        results.push(await this.sendBubble(channel, dto.userKey, bubble, dto.imageStyle ?? 'rich', images));
       }
-      const ok = results.some((r) => r.ok);
-      if (!ok) await charge.release();
-      return { ok, results };
     } finally {
-      await removeUploads(files);
+      await this.journalImages(channel, dto.userKey, images);
     }
+    const ok = results.some((r) => r.ok);
+    if (!ok) await charge.release();
+    return { ok, results };
   }
 
   private async incoming(file: Express.Multer.File): Promise<IncomingFile> {

@@ -1,4 +1,7 @@
-import { imageDir, writePng } from '../../media/test-support/images';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEFAULT_UPLOAD_DIR } from '../../media';
+import { imageDir, writeNoise } from '../../media/test-support/images';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
 
 interface SendReply {
@@ -69,12 +72,17 @@ describe('Idempotency-Key on sends', () => {
     expect(again.body).toEqual(asked.body);
 
     const files = await imageDir();
-    const photo = await writePng(files.file('idem.png'), 640, 480);
+    // noise, so that no other upload of a test running meanwhile has this size
+    const photo = await writeNoise(files.file('idem.png'), 320, 240, 'png');
+    const size = statSync(photo).size;
+    const leftOver = () => readdirSync(DEFAULT_UPLOAD_DIR).filter((name) => statSync(join(DEFAULT_UPLOAD_DIR, name), { throwIfNoEntry: false })?.size === size);
     const attach = () => h.multipart<{ ok: boolean; results: { serial: string }[] }>('/api/agent/send/attachments', { brandKey: 'acme-kakao', userKey: 'i2' }, [['files', photo]], TOKENS.writer, { 'idempotency-key': 'files-1' });
     const sent = await attach();
     const retried = await attach();
     expect(sent.body.ok).toBe(true);
     expect(retried.headers.get('idempotent-replayed')).toBe('true');
+    // the replayed request's upload is removed too, although nothing was sent for it
+    expect(leftOver()).toEqual([]);
     expect(retried.body).toEqual(sent.body);
     const bubbles = (await h.customerChat('i2')).filter((b) => b.from === 'agent');
     expect(bubbles.map((b) => [b.kind, b.serial])).toEqual([
