@@ -72,10 +72,13 @@ describe('Idempotency-Key on sends', () => {
     expect(again.body).toEqual(asked.body);
 
     const files = await imageDir();
-    // noise, so that no other upload of a test running meanwhile has this size
-    const photo = await writeNoise(files.file('idem.png'), 320, 240, 'png');
+    // noise of a random width, so that no other upload (of a test running meanwhile) is likely to have this size;
+    // files of that size already in the shared upload folder are not this test's
+    const photo = await writeNoise(files.file('idem.png'), 300 + Math.floor(Math.random() * 200), 240, 'png');
     const size = statSync(photo).size;
-    const leftOver = () => readdirSync(DEFAULT_UPLOAD_DIR).filter((name) => statSync(join(DEFAULT_UPLOAD_DIR, name), { throwIfNoEntry: false })?.size === size);
+    const ofThisSize = () => readdirSync(DEFAULT_UPLOAD_DIR).filter((name) => statSync(join(DEFAULT_UPLOAD_DIR, name), { throwIfNoEntry: false })?.size === size);
+    const there = new Set(ofThisSize());
+    const leftOver = () => ofThisSize().filter((name) => !there.has(name));
     const attach = () => h.multipart<{ ok: boolean; results: { serial: string }[] }>('/api/agent/send/attachments', { brandKey: 'acme-kakao', userKey: 'i2' }, [['files', photo]], TOKENS.writer, { 'idempotency-key': 'files-1' });
     const sent = await attach();
     const retried = await attach();
