@@ -14,26 +14,30 @@ export const TEST_TOKENS = {
   otherBrand: 'cli-test-other-token-00000001',
 } as const;
 
-/** Brand `acme` has a Kakao-type and a Naver-type channel; `globex` one Kakao-type channel. */
-export const TEST_SEED = {
-  brands: [
-    {
-      id: 'acme',
-      name: 'Acme',
-      channels: [
-        { key: 'acme-kakao', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, plan: { consultations: 1000 } },
-        { key: 'acme-naver', name: 'Acme Naver', type: 'naver', plan: { consultations: 1000 } },
-      ],
-    },
-    { id: 'globex', name: 'Globex', channels: [{ key: 'globex-kakao', name: 'Globex Kakao', type: 'kakao', plan: { consultations: 10 } }] },
-  ],
-  keys: [
-    { token: TEST_TOKENS.admin, name: 'ops', scope: 'Admin', brands: ['acme'] },
-    { token: TEST_TOKENS.writer, name: 'agent', scope: 'BrandWrite', brands: ['acme'] },
-    { token: TEST_TOKENS.reader, name: 'viewer', scope: 'BrandRead', brands: ['acme'] },
-    { token: TEST_TOKENS.otherBrand, name: 'globex-agent', scope: 'BrandWrite', brands: ['globex'] },
-  ],
-};
+/** Brand `acme` has a Kakao-type (with a chatbot builder) and a Naver-type channel; `globex` one Kakao-type channel. */
+export function testSeed(tokens: { admin: string; writer: string; reader: string; otherBrand: string }) {
+  return {
+    brands: [
+      {
+        id: 'acme',
+        name: 'Acme',
+        channels: [
+          { key: 'acme-kakao', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, plan: { consultations: 1000 } },
+          { key: 'acme-naver', name: 'Acme Naver', type: 'naver', plan: { consultations: 1000 } },
+        ],
+      },
+      { id: 'globex', name: 'Globex', channels: [{ key: 'globex-kakao', name: 'Globex Kakao', type: 'kakao', plan: { consultations: 10 } }] },
+    ],
+    keys: [
+      { token: tokens.admin, name: 'ops', scope: 'Admin', brands: ['acme'] },
+      { token: tokens.writer, name: 'agent', scope: 'BrandWrite', brands: ['acme'] },
+      { token: tokens.reader, name: 'viewer', scope: 'BrandRead', brands: ['acme'] },
+      { token: tokens.otherBrand, name: 'globex-agent', scope: 'BrandWrite', brands: ['globex'] },
+    ],
+  };
+}
+
+export const TEST_SEED = testSeed(TEST_TOKENS);
 
 export interface ChatBubble {
   serial: string;

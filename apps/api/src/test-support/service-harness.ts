@@ -1,6 +1,7 @@
 import { mkdtempSync, openAsBlob, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { testSeed } from '@brandwire/client/testing';
 import { type TestDatabase, type TestDialect, testDatabase } from '@brandwire/store/testing';
 import { startService, type RunningService } from '../app/start-service';
 import { loadConfig } from '../config/config';
@@ -12,26 +13,8 @@ export const TOKENS = {
   otherBrand: 'test-other-token-0000000001',
 } as const;
 
-/** Two brands; `acme` has a Kakao-type channel with a chatbot builder and a Naver-type one. */
-export const TEST_SEED = {
-  brands: [
-    {
-      id: 'acme',
-      name: 'Acme',
-      channels: [
-        { key: 'acme-kakao', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, plan: { consultations: 1000 } },
-        { key: 'acme-naver', name: 'Acme Naver', type: 'naver', plan: { consultations: 1000 } },
-      ],
-    },
-    { id: 'globex', name: 'Globex', channels: [{ key: 'globex-kakao', name: 'Globex Kakao', type: 'kakao', plan: { consultations: 10 } }] },
-  ],
-  keys: [
-    { token: TOKENS.admin, name: 'ops', scope: 'Admin', brands: ['acme'] },
-    { token: TOKENS.writer, name: 'agent', scope: 'BrandWrite', brands: ['acme'] },
-    { token: TOKENS.reader, name: 'viewer', scope: 'BrandRead', brands: ['acme'] },
-    { token: TOKENS.otherBrand, name: 'globex-agent', scope: 'BrandWrite', brands: ['globex'] },
-  ],
-};
+/** The seed of the client's tests (two brands; `acme` with a Kakao-type and a Naver-type channel), with these keys. */
+export const TEST_SEED = testSeed(TOKENS);
 
 export interface ApiReply<T = Record<string, unknown>> {
   status: number;
