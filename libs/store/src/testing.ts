@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { SQLITE_FILE_NAME } from './open-store';
+import { sqliteDriver } from './sqlite-driver';
 
 /** The machine's PostgreSQL used by tests (trust auth); override with TEST_DATABASE_URL. */
 export const TEST_POSTGRES_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -63,3 +65,18 @@ export const TEST_STORE_MODES: readonly TestStoreMode[] = [
 ];
 
 export const storeModeName = (mode: TestStoreMode): string => (mode.thread ? `${mode.dialect} on a thread` : mode.dialect);
+
+/**
+ * Runs SQL on the SQLite file of a data folder from a connection of its own, beside the service that has it open
+ * (e.g. a trigger that makes one kind of write fail, to see what the service does when its disk refuses).
+ */
+export function execInSqliteFile(dataDir: string, sqlText: string): void {
+  const Driver = sqliteDriver();
+  const db = new Driver(join(dataDir, SQLITE_FILE_NAME));
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.exec(sqlText);
+  } finally {
+    db.close();
+  }
+}

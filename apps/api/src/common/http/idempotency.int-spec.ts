@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { execInSqliteFile } from '@brandwire/store/testing';
 import { DEFAULT_UPLOAD_DIR } from '../../media';
 import { imageDir, writeNoise } from '../../media/test-support/images';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
@@ -47,6 +48,25 @@ describe('Idempotency-Key on sends', () => {
     const other = await send('order-1', 'your order shipped', TOKENS.admin);
     expect(other.body.ok).toBe(true);
     expect(await agentBubbles()).toHaveLength(2);
+  });
+
+  it('answers a send whose answer could not be kept, and keeps its key claimed so that a retry cannot send twice', async () => {
+    execInSqliteFile(h.dataDir, "CREATE TRIGGER refuse_answers BEFORE UPDATE OF status ON idempotency_keys BEGIN SELECT RAISE(ABORT, 'the disk refused the write'); END;");
+    const warnings = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      const before = (await agentBubbles()).length;
+      const first = await send('unkept-1', 'this answer is not kept');
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ ok: true, code: '0', serial: expect.stringMatching(/^bw-/) });
+      const retry = await send('unkept-1', 'this answer is not kept');
+      expect(retry.status).toBe(409);
+      expect(retry.body).toMatchObject({ ok: false, code: 'IDEMPOTENCY_CONFLICT', message: expect.stringContaining('still being processed') });
+      expect((await agentBubbles()).map((b) => b.serial).slice(before)).toEqual([first.body.serial]);
+      expect(warnings.mock.calls).toEqual([[expect.stringMatching(/Idempotency-Key "unkept-1" could not be kept: the disk refused the write/)]]);
+    } finally {
+      warnings.mockRestore();
+      execInSqliteFile(h.dataDir, 'DROP TRIGGER refuse_answers');
+    }
   });
 
   it('frees the key when the request failed validation, so the corrected retry runs', async () => {
