@@ -10,6 +10,19 @@ export class RuleViolation extends Error {
   }
 }
 
+/** A message checked against the messenger's rules: what it becomes, or the first rule it breaks. */
+export type RuleCheck<T> = { ok: true; bubble: T } | { ok: false; violation: RuleViolation };
+
+/** Runs a check that throws RuleViolation at the first broken rule; other errors are not the message's fault. */
+export function checkRules<T>(check: () => T): RuleCheck<T> {
+  try {
+    return { ok: true, bubble: check() };
+  } catch (err) {
+    if (err instanceof RuleViolation) return { ok: false, violation: err };
+    throw err;
+  }
+}
+
 export type UploadKind = 'rich' | 'plain' | 'file' | 'audio' | 'video';
 
 export interface RuleContext {

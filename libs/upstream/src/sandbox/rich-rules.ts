@@ -1,9 +1,11 @@
 import { Code } from '../result-codes';
 import {
   Obj,
+  RuleCheck,
   RuleContext,
   RuleViolation,
   checkAutoAnswer,
+  checkRules,
   checkButtons,
   checkQuickReplies,
   invalid,
@@ -26,7 +28,7 @@ export interface RichBubble {
   quickReplies: Obj[];
 }
 
-export type RichCheck = { ok: true; bubble: RichBubble } | { ok: false; violation: RuleViolation };
+export type RichCheck = RuleCheck<RichBubble>;
 
 export const MIN_CAROUSEL_CARDS = 2;
 export const MAX_CAROUSEL_CARDS = 6;
@@ -50,12 +52,7 @@ export function buttonLimit(type: BubbleType, withCoupon: boolean): number {
 }
 
 export function validateRichEnvelope(env: Obj, ctx: RuleContext): RichCheck {
-  try {
-    return { ok: true, bubble: check(env, ctx) };
-  } catch (err) {
-    if (err instanceof RuleViolation) return { ok: false, violation: err };
-    throw err;
-  }
+  return checkRules(() => check(env, ctx));
 }
 
 function check(env: Obj, ctx: RuleContext): RichBubble {

@@ -1,9 +1,11 @@
 import { Code } from '../result-codes';
 import {
   Obj,
+  RuleCheck,
   RuleContext,
   RuleViolation,
   checkAutoAnswer,
+  checkRules,
   checkButtons,
   checkQuickReplies,
   invalid,
@@ -25,15 +27,10 @@ export interface WrittenBubble {
   quickReplies: Obj[];
 }
 
-export type WriteCheck = { ok: true; bubble: WrittenBubble } | { ok: false; violation: RuleViolation };
+export type WriteCheck = RuleCheck<WrittenBubble>;
 
 export function validateWrite(body: Obj, ctx: RuleContext): WriteCheck {
-  try {
-    return { ok: true, bubble: check(body, ctx) };
-  } catch (err) {
-    if (err instanceof RuleViolation) return { ok: false, violation: err };
-    throw err;
-  }
+  return checkRules(() => check(body, ctx));
 }
 
 function check(body: Obj, ctx: RuleContext): WrittenBubble {
