@@ -80,7 +80,8 @@ export class JournalRepo {
         .selectFrom('conversations')
         .select('ended')
         .where('channel_key', '=', channelKey)
-        .where('conv_id', '=', item.sessionId)
+        .where('user_key', '=', item.userKey)
+        .where('session_id', '=', item.sessionId)
         .executeTakeFirst();
       if (conversation?.ended === 1) return undefined;
       const [stored] = await appendInTransaction(trx, channelKey, [item]);
@@ -205,6 +206,18 @@ export class JournalRepo {
     return row && toConversation(row);
   }
 
+  /** The conversation of a customer's session, whatever its convId. */
+  async findCustomerConversation(channelKey: string, userKey: string, sessionId: string): Promise<ConversationRecord | undefined> {
+    const row = await this.db
+      .selectFrom('conversations')
+      .selectAll()
+      .where('channel_key', '=', channelKey)
+      .where('user_key', '=', userKey)
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    return row && toConversation(row);
+  }
+
   async getConversation(channelKey: string, convId: string): Promise<{ conversation: ConversationRecord; items: JournalItem[] } | undefined> {
     const conversation = await this.findConversation(channelKey, convId);
     if (!conversation) return undefined;
@@ -219,6 +232,22 @@ export class JournalRepo {
     return { conversation, items: items.map(toItem) };
   }
 
+
+  /**
+   * When the customer last wrote in a consultation (its latest `message`, else its `reference`): the time from
+   * which the messenger counts the session's 30 days. Undefined when nothing of that session is journaled.
+   */
+  async lastCustomerActivityMs(channelKey: string, userKey: string, sessionId: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('journal')
+      .select((eb) => eb.fn.max('ts_ms').as('ts_ms'))
+      .where('channel_key', '=', channelKey)
+      .where('session_id', '=', sessionId)
+      .where('user_key', '=', userKey)
+      .where('kind', 'in', ['message', 'reference'])
+      .executeTakeFirst();
+    return row?.ts_ms === null || row?.ts_ms === undefined ? undefined : Number(row.ts_ms);
+  }
 
   /** A seq with no journal item, for a signal that must not be stored (the consent result). */
   async reserveSeq(channelKey: string): Promise<number> {

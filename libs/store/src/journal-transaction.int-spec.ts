@@ -74,4 +74,30 @@ describe.each(TEST_DIALECTS)('journal writes on %s', (dialect) => {
     expect(await store.journal.getRoom('acme-kakao', 'u1')).toMatchObject({ sessionId: 's1', state: 'in_progress', lastSeq: 5 });
     expect(await store.journal.findConversation('acme-kakao', 's1')).toMatchObject({ firstSeq: 1, lastSeq: 5, count: 5, ended: false });
   });
+
+  it('keeps two customers given the same session id apart: a conversation each, each ended on its own', async () => {
+    const item = (userKey: string, kind: 'reference' | 'message' | 'ended', text: string, ts: number) => ({ userKey, sessionId: '1000001', kind, text, timestampUnixMs: ts });
+    await store.journal.append('acme-kakao', [item('ann', 'reference', 'Consultation started', 1), item('ann', 'message', 'from ann', 2)]);
+    await store.journal.append('acme-kakao', [item('bob', 'reference', 'Consultation started', 3), item('bob', 'message', 'from bob', 4)]);
+    expect(await store.journal.appendSessionEnd('acme-kakao', item('ann', 'ended', 'Consultation ended', 5))).toMatchObject({ seq: 5 });
+    expect(await store.journal.appendSessionEnd('acme-kakao', item('bob', 'ended', 'Consultation ended', 6))).toMatchObject({ seq: 6 });
+    expect(await store.journal.appendSessionEnd('acme-kakao', item('bob', 'ended', 'Consultation ended', 7))).toBeUndefined();
+
+    const conversations = await store.journal.listConversations('acme-kakao', { max: 10 });
+    expect(conversations.map((c) => [c.userKey, c.sessionId, c.count, c.ended])).toEqual([
+      ['bob', '1000001', 3, true],
+      ['ann', '1000001', 3, true],
+    ]);
+    const [bob, ann] = conversations;
+    expect(ann?.convId).toBe('1000001');
+    expect(bob?.convId).toMatch(/^1000001-u[0-9a-f]{12}$/);
+    expect((await store.journal.getConversation('acme-kakao', String(ann?.convId)))?.items.map((i) => i.text)).toEqual(['Consultation started', 'from ann', 'Consultation ended']);
+    expect((await store.journal.getConversation('acme-kakao', String(bob?.convId)))?.items.map((i) => i.text)).toEqual(['Consultation started', 'from bob', 'Consultation ended']);
+    expect((await store.journal.findCustomerConversation('acme-kakao', 'bob', '1000001'))?.convId).toBe(bob?.convId);
+    const exported = await store.conversationExport.page('acme-kakao', { max: 10 });
+    expect(exported.conversations.map((c) => [c.conversation.userKey, c.lines.map((l) => l.text)])).toEqual([
+      ['ann', ['Consultation started', 'from ann', 'Consultation ended']],
+      ['bob', ['Consultation started', 'from bob', 'Consultation ended']],
+    ]);
+  });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type JournalKind, signalsOf } from '@brandwire/domain';
 import { CompiledQuery, type QueryResult, type Transaction, sql } from 'kysely';
 import { type JournalItem, type NewJournalItem, type RoomState, toItem } from './journal-records';
@@ -107,9 +108,15 @@ const TOUCH_ROOM = {
   keeps: new Statement(ROOM_INSERT),
 };
 
+/**
+ * A conversation is one customer's session. Its convId is the session id, unless a conversation of another
+ * customer has that convId already (a messenger that reused a session id): then `<session id>-u<hash of the
+ * customer key>`, so the two are never merged.
+ */
 const CONVERSATION_INSERT =
   'insert into "conversations" ("channel_key", "conv_id", "user_key", "session_id", "first_seq", "last_seq", "last_text", "last_ts_ms", "count", "ended") ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, 1, ?) on conflict ("channel_key", "conv_id") do update set ' +
+  'values (?, case when exists (select 1 from "conversations" where "channel_key" = ? and "conv_id" = ? and "user_key" <> ?) then ? else ? end, ?, ?, ?, ?, ?, ?, 1, ?) ' +
+  'on conflict ("channel_key", "user_key", "session_id") do update set ' +
   '"last_seq" = excluded."last_seq", "last_text" = excluded."last_text", "last_ts_ms" = excluded."last_ts_ms", "count" = "conversations"."count" + 1';
 
 const TOUCH_CONVERSATION = {
@@ -165,5 +172,11 @@ async function touchRoom(trx: Transaction<Database>, channelKey: string, item: N
 async function touchConversation(trx: Transaction<Database>, channelKey: string, item: NewJournalItem, seq: number): Promise<void> {
   const ends = item.kind === 'ended' || item.kind === 'expired' ? 1 : 0;
   const statement = ends ? TOUCH_CONVERSATION.ends : TOUCH_CONVERSATION.continues;
-  await statement.run(trx, [channelKey, item.sessionId, item.userKey, item.sessionId, seq, seq, item.text, item.timestampUnixMs, ends]);
+  const { sessionId, userKey } = item;
+  await statement.run(trx, [channelKey, channelKey, sessionId, userKey, customerConvId(sessionId, userKey), sessionId, userKey, sessionId, seq, seq, item.text, item.timestampUnixMs, ends]);
+}
+
+/** The convId of a customer's conversation whose session id another customer's conversation has taken already. */
+export function customerConvId(sessionId: string, userKey: string): string {
+  return `${sessionId}-u${createHash('sha256').update(userKey, 'utf8').digest('hex').slice(0, 12)}`;
 }

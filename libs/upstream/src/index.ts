@@ -3,6 +3,7 @@ export * from './port';
 export { HttpMessengerClient } from './client/messenger-client';
 export { UpstreamUnavailableError, type UnavailableReason } from './client/errors';
 export { type HttpClientOptions, DEFAULT_TIMEOUT_MS } from './client/keep-alive';
+export { LONG_TEXT_MAX_BYTES, LONG_TEXT_TIMEOUT_MS } from './client/long-text';
 export { SandboxControlClient } from './client/control-client';
 export * from './sandbox/control-types';
 export { startSandboxMessenger, type SandboxMessenger, type SandboxMessengerOptions } from './sandbox/server';

@@ -87,4 +87,10 @@ export interface MessengerPort {
   deleteMessage(r: SerialRef): Promise<UpstreamResult>;
   /** sends the personal-info consent bubble; serialNumber is the new bubble's serial */
   requestConsent(r: SerialRef): Promise<UpstreamResult>;
+  /**
+   * The whole text of a long customer message (the `.txt` at `attachment.url` of a `/message` callback). Fetched
+   * only from the messenger's own host (the partner API's origin), within LONG_TEXT_TIMEOUT_MS and at most
+   * LONG_TEXT_MAX_BYTES; anything else throws UpstreamUnavailableError.
+   */
+  fetchLongText(url: string): Promise<string>;
 }

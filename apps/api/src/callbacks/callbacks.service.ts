@@ -1,13 +1,13 @@
-import type { JournalKind } from '@brandwire/domain';
+import { type JournalKind, sessionExpiresAt } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
-import type { ShiftableClock } from '@brandwire/upstream';
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, STORE } from '../app/tokens';
+import { type MessengerPort, type ShiftableClock, UpstreamUnavailableError } from '@brandwire/upstream';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, MESSENGER, STORE } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import { fail } from '../common/errors/envelope';
 import { JournalWriter } from '../journal/journal-writer.service';
 import { type CallbackBody, objectOrNull, optionalString, requiredString, timeOf } from './callback-body';
-import { messageText } from './message-text';
+import { TRUNCATED_MARK, longTextUrl, messageText } from './message-text';
 import { sessionEnding } from '../journal/session-ending';
 import { PersonalInfoRelay } from '../signals/personal-info-relay.service';
 
@@ -20,17 +20,40 @@ export interface CallbackAck {
 /** Turns the messenger's callbacks into journal items. */
 @Injectable()
 export class CallbacksService {
+  private readonly logger = new Logger('Callbacks');
+
   constructor(
     private readonly access: BrandAccessService,
     private readonly journal: JournalWriter,
     private readonly personalInfoRelay: PersonalInfoRelay,
     @Inject(STORE) private readonly store: Store,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
+    @Inject(MESSENGER) private readonly messenger: MessengerPort,
   ) {}
 
   async message(body: CallbackBody): Promise<CallbackAck> {
     const channel = await this.channelOf(body);
-    return this.record(channel, body, 'message', messageText(body));
+    return this.record(channel, body, 'message', await this.wholeText(body));
+  }
+
+  /**
+   * A very long text arrives cut short, with its whole text in a .txt on the messenger's host: fetched through
+   * the messenger port (its host only, with a timeout and a size cap). When that fails the message is still
+   * journaled, as cut, marked so; the callback never fails for it.
+   */
+  private async wholeText(body: CallbackBody): Promise<string> {
+    const text = messageText(body);
+    const url = longTextUrl(body);
+    if (url === undefined) return text;
+    try {
+      const whole = await this.messenger.fetchLongText(url);
+      if (whole.length >= text.length) return whole;
+      this.logger.warn('the whole text of a long customer message is shorter than its first part; kept as cut');
+    } catch (error) {
+      // the reason only: the url leads to the customer's words
+      this.logger.warn(`the whole text of a long customer message could not be fetched (${error instanceof UpstreamUnavailableError ? error.reason : 'error'})`);
+    }
+    return text + TRUNCATED_MARK;
   }
 
   async reference(body: CallbackBody): Promise<CallbackAck> {
@@ -39,27 +62,35 @@ export class CallbacksService {
     return this.record(channel, body, 'reference', 'Consultation started', meta);
   }
 
-  /** The messenger reports every end the same way; the service tells an end it asked for from an expiry. */
+  /**
+   * The messenger reports every end the same way, with no cause (a sandbox's `reason` only words the text).
+   * An end the service asked for, or any end before the session's 30 days (from the customer's last message,
+   * counted from the next full hour) ran out, is `ended`: the customer left, ended the chat or blocked the
+   * channel, or another agent tool ended it. Only an end once those 30 days have run out is `expired`.
+   */
   async sessionOver(body: CallbackBody): Promise<CallbackAck> {
     const channel = await this.channelOf(body);
     const userKey = requiredString(body, 'user_key');
     const sessionId = requiredString(body, 'session_id');
     const reason = optionalString(body, 'reason');
     const botEvent = optionalString(body, 'bot_event');
+    const at = timeOf(body, this.clock.now());
     const room = await this.store.journal.getRoom(channel.key, userKey);
     const askedToEnd = room?.endRequestedSession === sessionId;
-    const kind: JournalKind = reason === 'expired' || (reason === undefined && !askedToEnd) ? 'expired' : 'ended';
-    const ending = sessionEnding(kind === 'expired' ? 'expired' : (reason ?? 'agent_end'), botEvent);
+    const lastActivity = askedToEnd ? undefined : await this.store.journal.lastCustomerActivityMs(channel.key, userKey, sessionId);
+    const kind: JournalKind = lastActivity !== undefined && at >= sessionExpiresAt(lastActivity) ? 'expired' : 'ended';
+    const cause = kind === 'expired' ? 'expired' : reason !== undefined && reason !== 'expired' ? reason : askedToEnd ? 'agent_end' : 'ended';
+    const ending = sessionEnding(cause, botEvent);
     const item = await this.journal.appendSessionEnd(channel.key, {
       userKey,
       sessionId,
       kind,
       text: ending.text,
-      timestampUnixMs: timeOf(body, this.clock.now()),
-      meta: reason ? { reason, ...(botEvent ? { botEvent } : {}) } : null,
+      timestampUnixMs: at,
+      meta: cause !== 'ended' ? { reason: cause, ...(botEvent ? { botEvent } : {}) } : null,
     });
     if (item) return { ok: true, seq: item.seq };
-    const conversation = await this.store.journal.findConversation(channel.key, sessionId);
+    const conversation = await this.store.journal.findCustomerConversation(channel.key, userKey, sessionId);
     return { ok: true, seq: conversation?.lastSeq ?? 0 };
   }
 
@@ -73,20 +104,35 @@ export class CallbacksService {
     return { ok: true };
   }
 
-  /** A bubble deleted from another agent tool: journaled like a delete made here. */
+  /**
+   * A bubble deleted from another agent tool: journaled like a delete made here. A bubble this service did not
+   * send (another tool sent it) is journaled as a `deleted` item with its serial in the named customer's room,
+   * once; without a `user_key` there is no room to put it in.
+   */
   async deleted(body: CallbackBody): Promise<CallbackAck> {
     const channel = await this.channelOf(body);
     const serial = requiredString(body, 'serial_number');
+    const at = timeOf(body, this.clock.now());
     const bubble = await this.store.journal.findBubble(channel.key, serial);
-    if (!bubble) return { ok: true, seq: 0 };
+    if (!bubble) return this.deletedElsewhere(channel, body, serial, at);
     const item = await this.journal.markBubbleDeleted(channel.key, serial, {
       userKey: bubble.userKey,
       sessionId: bubble.sessionId,
       kind: 'deleted',
       text: 'Message deleted',
-      timestampUnixMs: timeOf(body, this.clock.now()),
+      timestampUnixMs: at,
       serial,
     });
+    return { ok: true, seq: item?.seq ?? 0 };
+  }
+
+  private async deletedElsewhere(channel: ChannelRecord, body: CallbackBody, serial: string, at: number): Promise<CallbackAck> {
+    const userKey = optionalString(body, 'user_key');
+    if (userKey === undefined || userKey === '') return { ok: true, seq: 0 };
+    const earlier = await this.store.journal.findBySerial(channel.key, serial);
+    if (earlier?.kind === 'deleted' && earlier.userKey === userKey) return { ok: true, seq: earlier.seq };
+    const sessionId = (await this.store.journal.getRoom(channel.key, userKey))?.sessionId ?? '';
+    const [item] = await this.journal.append(channel.key, [{ userKey, sessionId, kind: 'deleted', text: 'Message deleted', timestampUnixMs: at, serial }]);
     return { ok: true, seq: item?.seq ?? 0 };
   }
 

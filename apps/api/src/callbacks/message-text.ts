@@ -4,6 +4,18 @@ import type { CallbackBody } from './callback-body';
 
 const MEDIA_TYPES: readonly string[] = ['photo', 'video', 'audio', 'file'] satisfies AttachmentType[];
 
+/** Appended to a long text kept as the messenger cut it, when its whole text could not be fetched. */
+export const TRUNCATED_MARK = '\n[truncated: the whole message could not be fetched]';
+
+/** The url of the .txt with the whole text of a long text message (`attachment.url`), if the callback names one. */
+export function longTextUrl(body: CallbackBody): string | undefined {
+  if (body['type'] !== 'text') return undefined;
+  const attachment = body['attachment'];
+  if (typeof attachment !== 'object' || attachment === null) return undefined;
+  const url = (attachment as { url?: unknown }).url;
+  return typeof url === 'string' && url !== '' ? url : undefined;
+}
+
 /** The journal text of a customer message: text as sent, media as `[type] <url> caption` lines. */
 export function messageText(body: CallbackBody): string {
   const type = body['type'];

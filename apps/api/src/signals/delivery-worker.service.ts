@@ -13,6 +13,7 @@ const IDLE_POLL_MS = 250;
 const BATCH = 2_000;
 const PARALLEL_CUSTOMERS = 64;
 const OPEN_CIRCUIT_AFTER = 8;
+/** the longest a channel waits for its next round while nothing of it is due (a new signal's first attempt waits as long at most) */
 const MAX_PAUSE_MS = 2_000;
 
 /** The webhook-id of a signal: stable across retries and instances, so receivers can drop duplicates. */
@@ -33,7 +34,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   /** set when signals were written since the round began: the next round starts at once */
   private dirty = true;
   private readonly pausedUntil = new Map<string, number>();
-  private readonly failedRounds = new Map<string, number>();
   /** until when this instance holds each channel's lease, as last written */
   private readonly leaseUntil = new Map<string, number>();
   private wake: (() => void) | undefined;
@@ -104,7 +104,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const lease = this.holdLease(channelKey);
       try {
         const round = await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now, lease);
-        this.afterRound(channelKey, round);
+        this.afterRound(channelKey, round, now);
       } finally {
         lease.stop();
       }
@@ -126,16 +126,17 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return held;
   }
 
-  /** An endpoint that took nothing in a round is left alone for a while (250 ms, doubling, at most 2 s). */
-  private afterRound(channelKey: string, round: { delivered: number; failed: number }): void {
-    if (round.delivered > 0 || round.failed === 0) {
-      this.failedRounds.delete(channelKey);
+  /**
+   * A channel whose round delivered nothing, and has signals waiting out their back-off, is left alone until
+   * the earliest of them is due (at most MAX_PAUSE_MS, so a new signal's first attempt is not held up longer):
+   * a failed signal is tried again on its schedule (1 s, 2 s, 4 s, … up to 10 minutes), never sooner.
+   */
+  private afterRound(channelKey: string, round: ChannelRound, now: number): void {
+    if (round.delivered > 0 || round.nextDueMs === undefined) {
       this.pausedUntil.delete(channelKey);
       return;
     }
-    const rounds = (this.failedRounds.get(channelKey) ?? 0) + 1;
-    this.failedRounds.set(channelKey, rounds);
-    this.pausedUntil.set(channelKey, Date.now() + Math.min(MAX_PAUSE_MS, 250 * 2 ** (rounds - 1)));
+    this.pausedUntil.set(channelKey, Date.now() + Math.max(0, Math.min(MAX_PAUSE_MS, round.nextDueMs - now)));
   }
 
   /** Renews the channel's lease while its deliveries run; `lost` turns true if another instance took it. */
@@ -150,8 +151,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     return lease;
   }
 
-  private async deliverChannel(channelKey: string, url: string, secret: string, now: number, lease: { lost: boolean }): Promise<{ delivered: number; failed: number }> {
-    if (this.failedRounds.has(channelKey) && !(await this.probe(channelKey, url, secret, now))) return { delivered: 0, failed: 1 };
+  private async deliverChannel(channelKey: string, url: string, secret: string, now: number, lease: { lost: boolean }): Promise<ChannelRound> {
     const pending = await this.store.signals.pending(channelKey, BATCH);
     const chains = new Map<string, SignalRecord[]>();
     for (const signal of pending) {
@@ -171,27 +171,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.store.signals.markFailed(round.failed);
     // The endpoint answered: whatever waits for a retry is due now, so a receiver that is back gets it all.
     if (round.delivered.length > 0) await this.store.signals.expedite(channelKey, now);
-    return { delivered: round.delivered.length, failed: round.failed.length };
-  }
-
-  /**
-   * After failed rounds, one attempt with the channel's oldest pending signal, due or not: the signals are all
-   * waiting out their back-off then, and without a probe a receiver that is back would wait as long. When it
-   * answers, everything pending is due at once.
-   */
-  private async probe(channelKey: string, url: string, secret: string, now: number): Promise<boolean> {
-    const [oldest] = await this.store.signals.pending(channelKey, 1);
-    if (!oldest) return true;
-    const attempt = await this.sender.send(url, secret, webhookId(oldest), JSON.stringify(oldest.payload), Date.now());
-    if (!attempt.ok) {
-      const attempts = oldest.attempts + 1;
-      const dead = retryPeriodOver(oldest.createdMs, now);
-      await this.store.signals.markFailed([{ key: oldest, nextAttemptMs: Math.max(oldest.nextAttemptMs, now + retryDelayMs(attempts, Math.random())), error: attempt.error ?? 'failed', dead }]);
-      return false;
-    }
-    await this.store.signals.markDelivered([oldest]);
-    await this.store.signals.expedite(channelKey, now);
-    return true;
+    return { delivered: round.delivered.length, nextDueMs: nextDue(chains.values(), round) };
   }
 
   /**
@@ -215,6 +195,26 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (!dead) break;
     }
   }
+}
+
+/** When the channel's next signal is due (clock ms): the earliest head of a customer's chain still waiting, or a retry just scheduled. */
+function nextDue(chains: Iterable<readonly SignalRecord[]>, round: Round): number | undefined {
+  let due: number | undefined;
+  const failed = new Set(round.failed.filter((f) => !f.dead).map((f) => f.key));
+  const delivered = new Set(round.delivered);
+  for (const chain of chains) {
+    const head = chain.find((signal) => !delivered.has(signal));
+    if (head === undefined || failed.has(head)) continue;
+    due = Math.min(due ?? Infinity, head.nextAttemptMs);
+  }
+  for (const f of round.failed) if (!f.dead) due = Math.min(due ?? Infinity, f.nextAttemptMs);
+  return due;
+}
+
+interface ChannelRound {
+  delivered: number;
+  /** when the earliest signal left pending is due (clock ms); undefined when none is left */
+  nextDueMs: number | undefined;
 }
 
 interface Round {

@@ -101,6 +101,27 @@ describe('signals to the client', () => {
     expect(new Set(attempts.map((d) => d.headers['webhook-id'])).size).toBe(1);
   });
 
+  it('retries a failing receiver after 1 s, then 2 s (±20 %), never sooner, and delivers the backlog when it answers', async () => {
+    receiver.status = 503;
+    await h.customerWrites('s4', { text: 'one' });
+    const attemptsOf = () => receiver.received.filter((d) => d.json['userKey'] === 's4' && d.json['kind'] === 'reference');
+    const deadline = Date.now() + 15_000;
+    while (attemptsOf().length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    receiver.status = 200;
+    const attempts = attemptsOf();
+    expect(attempts.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(attempts.map((d) => d.headers['webhook-id'])).size).toBe(1);
+    const [first, second, third] = attempts.map((d) => d.atMs);
+    const gaps = [Number(second) - Number(first), Number(third) - Number(second)];
+    // 1 s and 2 s with ±20 % jitter; a round may start up to a poll (250 ms) after the signal is due
+    expect(gaps[0]).toBeGreaterThanOrEqual(800);
+    expect(gaps[0]).toBeLessThanOrEqual(1_200 + 500);
+    expect(gaps[1]).toBeGreaterThanOrEqual(1_600);
+    expect(gaps[1]).toBeLessThanOrEqual(2_400 + 500);
+    await receiver.waitFor((a) => kinds(receiver, 's4').length >= 2 && a.length > 0, 20_000);
+    expect(kinds(receiver, 's4')).toEqual(['reference', 'message']);
+  });
+
   it('serves the same payloads for catch-up after a seq', async () => {
     const all = await h.get<{ ok: boolean; signals: Array<{ id: string; signal: Record<string, unknown> }>; next: string }>('/api/agent/signals?brand=acme-kakao&max=1000', TOKENS.reader);
     expect(all.body.ok).toBe(true);

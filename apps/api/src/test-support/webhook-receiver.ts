@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
+  /** when the delivery arrived (epoch ms) */
+  atMs: number;
   body: string;
   json: Record<string, unknown>;
 }
@@ -36,7 +38,7 @@ export class WebhookReceiver {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        const entry = { headers: req.headers, body, json: JSON.parse(body || '{}') as Record<string, unknown>, answered: this.status };
+        const entry = { headers: req.headers, atMs: Date.now(), body, json: JSON.parse(body || '{}') as Record<string, unknown>, answered: this.status };
         this.received.push(entry);
         res.writeHead(this.status).end();
         for (const wake of this.waiters.splice(0)) wake();

@@ -4,6 +4,7 @@ import * as bubblesAndBilling from './0002-bubbles-and-billing';
 import * as uploads from './0003-uploads';
 import * as signals from './0004-signals';
 import * as deviceCodes from './0005-device-codes';
+import * as conversationsByCustomer from './0006-conversations-by-customer';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-uploads': uploads,
   '0004-signals': signals,
   '0005-device-codes': deviceCodes,
+  '0006-conversations-by-customer': conversationsByCustomer,
 };
 
 export const migrationProvider: MigrationProvider = {

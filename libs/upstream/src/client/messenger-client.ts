@@ -12,6 +12,7 @@ import {
   UpstreamResult,
 } from '../port';
 import { UpstreamUnavailableError, toUnavailable } from './errors';
+import { fetchLongText } from './long-text';
 import { HttpClientOptions, createKeepAliveAxios, parseJsonObject } from './keep-alive';
 
 type Body = Record<string, unknown>;
@@ -30,7 +31,10 @@ export class HttpMessengerClient implements MessengerPort {
   /** resolved at the end of the current turn; undefined when no call is waiting */
   private turnEnd: Promise<void> | undefined;
 
+  private readonly baseUrl: string;
+
   constructor(o: HttpClientOptions) {
+    this.baseUrl = o.baseUrl;
     const c = createKeepAliveAxios(o);
     this.http = c.http;
     this.destroyAgents = c.destroy;
@@ -141,6 +145,10 @@ export class HttpMessengerClient implements MessengerPort {
     if (typeof body['name'] === 'string') result.name = body['name'];
     if (typeof body['size'] === 'number') result.size = body['size'];
     return result;
+  }
+
+  fetchLongText(url: string): Promise<string> {
+    return fetchLongText(this.baseUrl, url);
   }
 
   private async post(path: string, body: Body): Promise<UpstreamResult> {

@@ -2,6 +2,7 @@ import { must } from '../test-support/must';
 import { SandboxHarness } from '../testing/harness';
 import { TINY_PNG } from '../testing/images';
 import { BOT, KAKAO, customerSays, serial, startHarness } from '../test-support/fixtures';
+import { LONG_TEXT_CHARS } from './customer-messages';
 import { DELETED_PLACEHOLDER } from './state';
 
 describe('sandbox chat view, delete, consent and taps', () => {
@@ -40,6 +41,20 @@ describe('sandbox chat view, delete, consent and taps', () => {
       code: '-510',
       message: 'InvalidMessageException: not deletable in this state: already deleted',
     });
+  });
+
+  it('a customer text over 1,000 characters reaches the partner cut to 1,000, with the whole text at attachment.url on its own host', async () => {
+    const whole = 'ㄱ'.repeat(600) + 'x'.repeat(900);
+    await customerSays(h, 'long-user', whole);
+    const body = must(h.receiver.of('/message')[0]).body;
+    expect(body['contents']).toEqual([whole.slice(0, LONG_TEXT_CHARS)]);
+    const url = String((body['attachment'] as { url?: unknown } | undefined)?.url);
+    expect(new URL(url).origin).toBe(new URL(h.sandbox.url).origin);
+    expect(url).toMatch(/\/texts\/\S+\.txt$/);
+    await expect(h.messenger.fetchLongText(url)).resolves.toBe(whole);
+    expect((await bubbles('long-user'))[0]).toMatchObject({ from: 'customer', text: whole });
+    await customerSays(h, 'long-user', 'x'.repeat(LONG_TEXT_CHARS));
+    expect(must(h.receiver.of('/message')[1]).body).not.toHaveProperty('attachment');
   });
 
   it('delete: unknown serial -> -510; consent bubble -> -510 not deletable; older than 24 h -> -510', async () => {

@@ -6,6 +6,12 @@ import { CustomerMessage } from './sessions';
 const EXT: Readonly<Record<CustomerAttachmentType, string>> = { photo: 'jpg', video: 'mp4', audio: 'm4a', file: 'pdf' };
 
 /**
+ * A customer text longer than this reaches the partner cut to this length in `contents`, with `attachment.url`
+ * naming a .txt file with the whole text on the messenger's own host (the sandbox's `/texts/<name>.txt`).
+ */
+export const LONG_TEXT_CHARS = 1_000;
+
+/**
  * What one customer action sends: the text first, then one media message per attachment type (in the order the
  * types first appear; all photos bundled in one message). Media urls are on the attachment host.
  */
@@ -14,10 +20,13 @@ export function customerMessagesOf(
   attachments: readonly { type: CustomerAttachmentType; caption?: string }[],
   attachmentHost: string,
   extra?: string,
+  keepLongText?: (text: string) => string,
 ): CustomerMessage[] {
   const out: CustomerMessage[] = [];
   if (text) {
-    const m: CustomerMessage = { type: 'text', contents: [text], bubble: { kind: 'text', text, imageUrl: null } };
+    const long = keepLongText !== undefined && text.length > LONG_TEXT_CHARS;
+    const m: CustomerMessage = { type: 'text', contents: [long ? text.slice(0, LONG_TEXT_CHARS) : text], bubble: { kind: 'text', text, imageUrl: null } };
+    if (long) m.attachment = { url: keepLongText(text) };
     if (extra !== undefined) m.extra = extra;
     out.push(m);
   }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { CONSENT_VALIDITY_MS, isOpenAt } from '@brandwire/domain';
 import express, { Response, Router } from 'express';
 import { Obj, isObj } from './button-rules';
@@ -62,7 +63,7 @@ export function customerRoutes(deps: SandboxDeps): Router {
       if (!text && attachments.length === 0) {
         throw new ControlError(400, 'EMPTY', 'the message has neither text nor attachments');
       }
-      const messages = customerMessagesOf(text, attachments, deps.attachmentHost);
+      const messages = customerMessagesOf(text, attachments, deps.attachmentHost, undefined, (whole) => longTextUrl(deps, whole));
       await write(res, channel, state.customer(channel, userKey), messages, isObj(reference) ? reference : undefined);
     }),
   );
@@ -170,6 +171,11 @@ export function customerRoutes(deps: SandboxDeps): Router {
   );
 
   return r;
+}
+
+/** Keeps a long customer text on the sandbox's own host and returns its url (served by `GET /texts/:name`). */
+function longTextUrl(deps: SandboxDeps, text: string): string {
+  return `${deps.uploads.publicBase}/texts/${deps.state.keepLongText(text, randomBytes(8).toString('hex'))}`;
 }
 
 function attachmentsOf(v: unknown): { type: CustomerAttachmentType; caption?: string }[] {

@@ -10,6 +10,7 @@ import { partnerCalls } from './partner-calls';
 import { partnerFastLane, partnerRouter } from './partner-routes';
 import { SessionEngine } from './sessions';
 import { SandboxState } from './state';
+import { longTextHost } from './long-texts';
 import { fileHost, uploadRoutes } from './upload-routes';
 import { UploadStore } from './uploads';
 
@@ -51,6 +52,7 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
   app.disable('x-powered-by');
   app.set('etag', false);
   app.get('/files/:name', fileHost(deps));
+  app.get('/texts/:name', longTextHost(deps));
   const auth = requirePartnerKey(opts.partnerKey);
   // sessions whose 30 days passed end before anything else happens (a heap peek when none did)
   const sweep = (_req: Request, res: Response, next: NextFunction) => {

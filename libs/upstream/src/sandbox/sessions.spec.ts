@@ -68,6 +68,16 @@ describe('SessionEngine', () => {
     expect(must(next[0]).body['last_reference']).toEqual({ extra: 'from-ad', bot: true, bot_event: 'menu', created_at: started });
   });
 
+  it('never hands out a session id of an earlier start of the sandbox (ids start from the wall clock)', () => {
+    const before = new SandboxState(T0);
+    const given = Array.from({ length: 999 }, () => before.newSessionId());
+    const restarted = new SandboxState(T0 + 1);
+    const next = restarted.newSessionId();
+    expect(given).not.toContain(next);
+    expect(BigInt(next)).toBeGreaterThan(BigInt(given.at(-1) ?? '0'));
+    expect(next).toMatch(/^\d+$/);
+  });
+
   it('ending without a session returns no session id and no events', () => {
     const { engine, customer } = setup();
     expect(engine.end(customer, 'agent_end')).toEqual({ events: [] });

@@ -11,6 +11,8 @@ export interface CustomerMessage {
   type: 'text' | CustomerAttachmentType;
   contents: unknown[];
   extra?: string;
+  /** a long text's whole text, as a .txt file on the messenger's host (`contents` holds it cut short) */
+  attachment?: { url: string };
   bubble: { kind: ChatBubbleKind; text: string | null; imageUrl: string | null };
 }
 
@@ -100,6 +102,7 @@ export class SessionEngine {
         contents: m.contents,
       };
       if (m.extra !== undefined) body['extra'] = m.extra;
+      if (m.attachment !== undefined) body['attachment'] = m.attachment;
       events.push({ path: 'message', body });
     }
     const expiresAt = sessionExpiresAt(now);

@@ -7,6 +7,8 @@ export const CONSENT_TEXT = 'The agent asks for your nickname and phone number. 
 /** Bubbles kept per customer; older ones are forgotten (the sandbox is not an archive). */
 const MAX_BUBBLES = 5_000;
 const BUBBLE_TRIM = 500;
+/** Whole texts of long customer messages kept for their .txt url; the oldest are forgotten past this many. */
+const MAX_LONG_TEXTS = 10_000;
 
 export interface Bubble {
   serial: string;
@@ -66,9 +68,21 @@ export interface Channel {
 export class SandboxState {
   readonly channels = new Map<string, Channel>();
   callbackUrl: string | null = null;
-  private sessionSeq = 1_000_000;
+  /**
+   * Session ids, like the messenger's, are never reused, also across restarts of the sandbox against the same
+   * partner data: the counter starts from the wall clock in microseconds (room for 1,000 sessions per
+   * millisecond of uptime before it would reach the next start's first id; 16 digits, exact as a double).
+   */
+  private sessionSeq: number;
   private customerSerialSeq = 7_000_000_000_000;
   private systemSeq = 0;
+  private longTextSeq = 0;
+  /** the whole texts of long customer messages, by file name (`<n>-<random>.txt`), oldest first */
+  readonly longTexts = new Map<string, string>();
+
+  constructor(startedAtMs: number = Date.now()) {
+    this.sessionSeq = Math.floor(startedAtMs) * 1_000;
+  }
 
   setChannel(senderKey: string, type: string, chatbotBuilder: boolean): Channel {
     const existing = this.channels.get(senderKey);
@@ -113,6 +127,18 @@ export class SandboxState {
   newSessionId(): string {
     this.sessionSeq += 1;
     return String(this.sessionSeq);
+  }
+
+  /** Keeps a long customer text and returns its file name. */
+  keepLongText(text: string, random: string): string {
+    this.longTextSeq += 1;
+    const name = `${this.longTextSeq}-${random}.txt`;
+    this.longTexts.set(name, text);
+    if (this.longTexts.size > MAX_LONG_TEXTS) {
+      const oldest = this.longTexts.keys().next();
+      if (!oldest.done) this.longTexts.delete(oldest.value);
+    }
+    return name;
   }
 
   newCustomerSerial(): number {

@@ -1,0 +1,212 @@
+import { senderKeyOf } from '@brandwire/upstream';
+import { ServiceHarness, TOKENS } from '../test-support/service-harness';
+import { WebhookReceiver } from '../test-support/webhook-receiver';
+
+const DAY_S = 24 * 3600;
+
+interface Summary {
+  convId: string;
+  userKey: string;
+  sessionId: string;
+  ended: boolean;
+  count: number;
+}
+interface Conversation {
+  ok: boolean;
+  convId: string;
+  userKey: string;
+  sessionId: string;
+  ended: boolean;
+  lines: Array<{ role: string; text: string; at: string }>;
+}
+
+describe('messenger callbacks', () => {
+  let h: ServiceHarness;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+    receiver = await WebhookReceiver.start();
+    const set = await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url: receiver.url } });
+    expect(set.status).toBe(200);
+  });
+  afterAll(async () => {
+    await h.stop();
+    await receiver.stop();
+  });
+
+  /** A callback as the real messenger sends it (no sandbox additions), to the service's callback route. */
+  function messengerCalls(path: string, body: Record<string, unknown>) {
+    return h.request('POST', `/upstream/${path}`, {
+      token: null,
+      headers: { 'x-partner-key': h.service.runtime.config.upstreamPartnerKey },
+      body: { sender_key: senderKeyOf('acme-kakao'), ...body },
+    });
+  }
+
+  async function lastItem(userKey: string): Promise<{ seq: number; kind: string; text: string; serial?: string; sessionId: string }> {
+    const reply = await h.get<{ messages: Array<{ seq: number; kind: string; text: string; serial?: string; sessionId: string }> }>(
+      `/api/agent/rooms/${userKey}/messages?brand=acme-kakao&max=1`,
+      TOKENS.reader,
+    );
+    expect(reply.status).toBe(200);
+    const [item] = reply.body.messages;
+    if (!item) throw new Error(`no items for ${userKey}`);
+    return item;
+  }
+
+  function signalsOf(userKey: string) {
+    return receiver.accepted.map((r) => r.json).filter((j) => j['userKey'] === userKey);
+  }
+
+  async function conversationsOf(userKey: string): Promise<Summary[]> {
+    const list = await h.get<Array<{ brand: string; conversations: Summary[] }>>('/api/agent/conversations?brand=acme-kakao', TOKENS.reader);
+    expect(list.status).toBe(200);
+    return (list.body[0]?.conversations ?? []).filter((c) => c.userKey === userKey);
+  }
+
+  async function conversation(convId: string): Promise<Conversation> {
+    const reply = await h.get<Conversation>(`/api/agent/conversation?brand=acme-kakao&convId=${encodeURIComponent(convId)}`, TOKENS.reader);
+    expect(reply.status).toBe(200);
+    return reply.body;
+  }
+
+  it('keeps two customers apart after the sandbox messenger restarts on the same data (session ids are never reused)', async () => {
+    await h.customerWrites('before-restart', { text: 'my parcel is late' });
+    await h.restart();
+    await h.customerWrites('after-restart', { text: 'I want a refund' });
+
+    const [before] = await conversationsOf('before-restart');
+    const [after] = await conversationsOf('after-restart');
+    expect(before?.sessionId).toBeDefined();
+    expect(after?.sessionId).toBeDefined();
+    expect(after?.sessionId).not.toBe(before?.sessionId);
+    expect(after?.convId).not.toBe(before?.convId);
+    expect((await conversation(String(before?.convId))).lines.map((l) => [l.role, l.text])).toEqual([
+      ['system', 'Consultation started'],
+      ['customer', 'my parcel is late'],
+    ]);
+    expect((await conversation(String(after?.convId))).lines.map((l) => [l.role, l.text])).toEqual([
+      ['system', 'Consultation started'],
+      ['customer', 'I want a refund'],
+    ]);
+  });
+
+  it('keeps two customers apart when the messenger hands a session id already used by another customer to a new one', async () => {
+    await h.customerWrites('first-holder', { text: 'question one' });
+    const { sessionId } = await lastItem('first-holder');
+    const now = h.service.runtime.clock.now();
+    expect((await messengerCalls('reference', { user_key: 'second-holder', session_id: sessionId, time: now, app_user_id: null, reference: {}, last_reference: null })).status).toBe(200);
+    expect((await messengerCalls('message', { user_key: 'second-holder', session_id: sessionId, time: now, serial_number: 7_200_000_000_001, type: 'text', contents: ['question two'] })).status).toBe(200);
+    expect((await messengerCalls('expired_session', { user_key: 'second-holder', session_id: sessionId, time: now })).status).toBe(200);
+
+    const [first] = await conversationsOf('first-holder');
+    const [second] = await conversationsOf('second-holder');
+    expect(first).toMatchObject({ sessionId, convId: sessionId, ended: false });
+    expect(second).toMatchObject({ sessionId, ended: true });
+    expect(second?.convId).not.toBe(first?.convId);
+    expect((await conversation(sessionId)).lines.map((l) => l.text)).toEqual(['Consultation started', 'question one']);
+    expect((await conversation(String(second?.convId))).lines.map((l) => l.text)).toEqual(['Consultation started', 'question two', 'Consultation ended']);
+  });
+
+  it('journals a customer leaving the chat as ended, not expired, and signals ended', async () => {
+    await h.customerWrites('leaver', { text: 'never mind' });
+    const left = await h.post('/sandbox/customers/leaver/end', { brandKey: 'acme-kakao' });
+    expect(left.status).toBe(200);
+    const item = await lastItem('leaver');
+    expect(item).toMatchObject({ kind: 'ended', text: 'Consultation ended by the customer' });
+    await receiver.waitFor(() => signalsOf('leaver').some((s) => s['seq'] === item.seq));
+    expect(signalsOf('leaver').find((s) => s['seq'] === item.seq)).toMatchObject({ kind: 'ended', brandKey: 'acme-kakao', userKey: 'leaver' });
+  });
+
+  it('without a reason (as the real messenger sends it), an end before the 30 days ran out is ended', async () => {
+    await h.customerWrites('quiet-leaver', { text: 'bye' });
+    const { sessionId } = await lastItem('quiet-leaver');
+    const reply = await messengerCalls('expired_session', { user_key: 'quiet-leaver', session_id: sessionId, time: h.service.runtime.clock.now() + 29 * DAY_S * 1000 });
+    expect(reply.status).toBe(200);
+    const item = await lastItem('quiet-leaver');
+    expect(item).toMatchObject({ kind: 'ended', text: 'Consultation ended', sessionId });
+    await receiver.waitFor(() => signalsOf('quiet-leaver').some((s) => s['seq'] === item.seq && s['kind'] === 'ended'));
+    const [summary] = await conversationsOf('quiet-leaver');
+    expect((await conversation(String(summary?.convId))).lines.at(-1)).toMatchObject({ role: 'system', text: 'Consultation ended' });
+  });
+
+  it('without a reason, an end once the 30 days (from the next full hour after the last message) ran out is expired', async () => {
+    await h.customerWrites('gone-quiet', { text: 'hello?' });
+    const { sessionId } = await lastItem('gone-quiet');
+    const reply = await messengerCalls('expired_session', { user_key: 'gone-quiet', session_id: sessionId, time: h.service.runtime.clock.now() + 31 * DAY_S * 1000 });
+    expect(reply.status).toBe(200);
+    const item = await lastItem('gone-quiet');
+    expect(item).toMatchObject({ kind: 'expired', text: 'Session expired', sessionId });
+    await receiver.waitFor(() => signalsOf('gone-quiet').some((s) => s['seq'] === item.seq && s['kind'] === 'expired'));
+  });
+
+  it('journals and signals a deletion, made in another agent tool, of a bubble that tool sent (not this service)', async () => {
+    await h.customerWrites('other-tool', { text: 'hi' });
+    const serial = 'other-tool-0001';
+    const sent = await h.service.runtime.messenger.writeText({ senderKey: senderKeyOf('acme-kakao'), userKey: 'other-tool', serialNumber: serial, message: 'sent by another tool' });
+    expect(sent.code).toBe('0');
+    const reply = await h.post<{ ok: boolean; seq: number }>('/sandbox/customers/other-tool/other-tool-delete', { brandKey: 'acme-kakao', serial });
+    expect(reply.body.ok).toBe(true);
+
+    const item = await lastItem('other-tool');
+    expect(item).toMatchObject({ kind: 'deleted', serial, text: 'Message deleted', seq: reply.body.seq });
+    expect(item.seq).toBeGreaterThan(0);
+    await receiver.waitFor(() => signalsOf('other-tool').some((s) => s['seq'] === item.seq));
+    expect(signalsOf('other-tool').filter((s) => s['kind'] === 'deleted')).toEqual([
+      { kind: 'deleted', seq: item.seq, brandKey: 'acme-kakao', userKey: 'other-tool', timestampUnixMs: expect.any(Number), serial },
+    ]);
+
+    // the messenger repeating its callback adds nothing
+    const again = await messengerCalls('deleted', { user_key: 'other-tool', serial_number: serial, time: h.service.runtime.clock.now() });
+    expect(again.body).toEqual({ ok: true, seq: item.seq });
+    expect((await lastItem('other-tool')).seq).toBe(item.seq);
+  });
+
+  it('answers a deletion callback of an unknown bubble without a customer with 200 and journals nothing', async () => {
+    const reply = await messengerCalls('deleted', { serial_number: 'nobody-knows', time: h.service.runtime.clock.now() });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ok: true, seq: 0 });
+  });
+
+  it('journals the whole text of a very long customer message, fetched from the messenger', async () => {
+    const whole = Array.from({ length: 300 }, (_, i) => `line ${i}: my order arrived damaged.`).join('\n');
+    expect(whole.length).toBeGreaterThan(1_000);
+    await h.customerWrites('long-writer', { text: whole });
+    const item = await lastItem('long-writer');
+    expect(item).toMatchObject({ kind: 'message', text: whole });
+    const [summary] = await conversationsOf('long-writer');
+    expect((await conversation(String(summary?.convId))).lines.at(-1)).toEqual({ role: 'customer', text: whole, at: expect.any(String) });
+  });
+
+  it("keeps a long message cut short, marked, when its whole text is not on the messenger's host (never fetched from there)", async () => {
+    await h.customerWrites('long-elsewhere', { text: 'hello' });
+    const { sessionId } = await lastItem('long-elsewhere');
+    const before = receiver.received.length;
+    const reply = await messengerCalls('message', {
+      user_key: 'long-elsewhere',
+      session_id: sessionId,
+      time: h.service.runtime.clock.now(),
+      serial_number: 7_100_000_000_001,
+      type: 'text',
+      contents: ['the first part of a long text'],
+      attachment: { url: receiver.url.replace('/hooks', '/whole.txt') },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ok: true, seq: expect.any(Number) });
+    const item = await lastItem('long-elsewhere');
+    expect(item).toMatchObject({ kind: 'message', text: 'the first part of a long text\n[truncated: the whole message could not be fetched]' });
+    expect(receiver.received.slice(before).filter((r) => r.json['kind'] === undefined)).toEqual([]);
+    await receiver.waitFor(() => signalsOf('long-elsewhere').some((s) => s['seq'] === item.seq && s['kind'] === 'message'));
+  });
+
+  it('journals the sandbox clock passing 30 days as expired, and signals expired', async () => {
+    await h.customerWrites('sleeper', { text: 'will answer later' });
+    const moved = await h.post<{ ok: boolean }>('/sandbox/clock', { advanceSeconds: 31 * DAY_S });
+    expect(moved.body.ok).toBe(true);
+    await h.customerWrites('someone-else', { text: 'wakes the sandbox' });
+    const item = await lastItem('sleeper');
+    expect(item).toMatchObject({ kind: 'expired', text: 'Session expired' });
+    await receiver.waitFor(() => signalsOf('sleeper').some((s) => s['seq'] === item.seq && s['kind'] === 'expired'));
+  });
+});
