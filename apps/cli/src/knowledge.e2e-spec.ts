@@ -113,7 +113,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     ]);
     const text = await kg(['search', '--cypher', 'MATCH (i:Inquiry)-[:HAS_ATTACHMENT]->(a:Attachment) RETURN a.type, a.caption, i.convId']);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/│ a\.type │ a\.caption +│ i\.convId │/);
+    expect(text.stdout).toMatch(/│ a\.type │ a\.caption +│ i\.convId +│/);
     expect(text.stdout).toMatch(/│ photo +│ the broken lid │ \S+ +│\n└[─┴]+┘\n\(1 row\)\n$/);
   });
 
@@ -140,7 +140,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     );
     expect(run.stderr).toContain('Hint: for exact questions, query the graph with --cypher');
     const text = await kg(['search', 'parcel']);
-    expect(text.stdout).toMatch(/│ SCORE │ KIND +│ ROLE +│ CONV ID │ TURN │ TIME +│ TEXT +│/);
+    expect(text.stdout).toMatch(/│ SCORE │ KIND +│ ROLE +│ CONV ID +│ TURN │ TIME +│ TEXT +│/);
     expect(text.stdout).toContain('Where is my parcel?');
     expect(text.stdout).toContain('Hint: for exact questions, query the graph with --cypher');
     const none = await kg(['search', 'zeppelin']);
