@@ -7,6 +7,7 @@ interface Reply {
   message: string | null;
   sessionId?: string | null;
   serial?: string;
+  greeting?: { ok: boolean; code: string; message: string | null; serial: string };
 }
 
 interface MessagesReply {
@@ -31,7 +32,15 @@ describe('end, end-with-bot, block and unblock', () => {
     await h.customerWrites('amy', { text: 'thanks, that is all' });
     const ended = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'amy', greeting: 'Have a nice day!' });
     expect(ended.status).toBe(200);
-    expect(ended.body).toEqual({ ok: true, code: '0', message: null, sessionId: expect.any(String), serial: expect.any(String) });
+    expect(ended.body).toEqual({
+      ok: true,
+      code: '0',
+      message: null,
+      sessionId: expect.any(String),
+      serial: expect.any(String),
+      greeting: { ok: true, code: '0', message: null, serial: expect.any(String) },
+    });
+    expect(ended.body.greeting?.serial).toBe(ended.body.serial);
     await settle();
 
     expect(await kinds('amy')).toEqual([
@@ -61,9 +70,26 @@ describe('end, end-with-bot, block and unblock', () => {
     expect(reply.body).toEqual({ ok: true, code: '0', message: null, sessionId: null });
   });
 
-  it('does not end when the greeting is rejected', async () => {
+  it('ends even when the messenger refuses the greeting, and says so in greeting', async () => {
+    await h.customerWrites('dan', { text: 'bye then' });
+    const reply = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'dan', greeting: 'g'.repeat(1001) });
+    expect(reply.body).toEqual({
+      ok: true,
+      code: '0',
+      message: null,
+      sessionId: expect.any(String),
+      greeting: { ok: false, code: '-506', message: expect.any(String), serial: expect.any(String) },
+    });
+    await settle();
+    expect((await kinds('dan')).map(([k]) => k)).toEqual(['ended', 'message', 'reference']);
+    expect((await h.customerChat('dan')).filter((b) => b.from === 'agent')).toEqual([]);
+    expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dan', text: 'still there?' })).body.code).toBe('-502');
+  });
+
+  it('answers an end with a greeting to a customer without a consultation: the greeting fails with -502', async () => {
     const reply = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'ghost', greeting: 'bye' });
-    expect(reply.body).toMatchObject({ ok: false, code: '-502', serial: expect.any(String) });
+    expect(reply.body).toMatchObject({ ok: true, sessionId: null, greeting: { ok: false, code: '-502' } });
+    expect(reply.body.serial).toBeUndefined();
   });
 
   it('hands off to the bot with its event and journals the end once', async () => {

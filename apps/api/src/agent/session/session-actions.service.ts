@@ -25,14 +25,11 @@ export class SessionActionsService {
 
   async end(principal: Principal, dto: EndDto): Promise<SessionActionResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
-    let serial: string | undefined;
-    if (dto.greeting !== undefined) {
-      const greeting = await this.sends.deliverText(channel, dto.userKey, dto.greeting);
-      if (!greeting.ok) return greeting;
-      serial = greeting.serial;
-    }
+    // the end happens whatever became of the greeting; the answer says both
+    const greeting = dto.greeting === undefined ? undefined : await this.sends.deliverText(channel, dto.userKey, dto.greeting);
     const ended = await this.endWith(channel, dto.userKey, 'agent_end', (ref) => this.messenger.end(ref));
-    return serial ? { ...ended, serial } : ended;
+    if (!greeting) return ended;
+    return { ...ended, ...(greeting.ok ? { serial: greeting.serial } : {}), greeting };
   }
 
   async endWithBot(principal: Principal, dto: EndWithBotDto): Promise<SessionActionResponseDto> {

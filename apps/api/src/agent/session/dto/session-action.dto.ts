@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { SendResponseDto } from '../../send/dto/send-response.dto';
 import { CustomerTargetDto } from '../../send/dto/send-text.dto';
 
 export class EndDto extends CustomerTargetDto {
@@ -24,4 +25,6 @@ export class SessionActionResponseDto {
   @ApiPropertyOptional({ type: String, nullable: true, description: 'the consultation that ended; null when none was in progress' })
   sessionId?: string | null;
   @ApiPropertyOptional({ description: 'serial of the greeting bubble (end with greeting)' }) serial?: string;
+  @ApiPropertyOptional({ type: SendResponseDto, description: 'how the greeting went (end with greeting); the consultation ends even when it was refused' })
+  greeting?: SendResponseDto;
 }
