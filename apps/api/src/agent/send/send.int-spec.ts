@@ -123,6 +123,14 @@ describe('POST /api/agent/send', () => {
     expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'the request body is not valid JSON' });
   });
 
+  it('answers a body nested 2,000 levels deep with 400 BAD_REQUEST', async () => {
+    const nested = '{"a":'.repeat(2000) + '1' + '}'.repeat(2000);
+    const rawBody = `{"brandKey":"acme-kakao","userKey":"x","text":"x","extra":${nested}}`;
+    const reply = await h.request('POST', '/api/agent/send', { rawBody, token: TOKENS.writer });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'the request body nests deeper than 64 levels' });
+  });
+
   it('answers a JSON array body with 400', async () => {
     const reply = await h.request('POST', '/api/agent/send', { rawBody: '[1,2]' });
     expect(reply.status).toBe(400);
