@@ -3,6 +3,12 @@ export type ConsentState = 'not_requested' | 'requested';
 
 export const CONSENT_VALIDITY_MS: number = 3 * 24 * 60 * 60 * 1000;
 
+/** The answer to a second request in the same consultation. */
+export const CONSENT_ALREADY_REQUESTED = {
+  code: '-520',
+  message: 'Personal-info consent was already requested in this session; it can be requested again after the customer starts a new consultation.',
+} as const;
+
 export function consentRequestCheck(
   state: ConsentState,
   channelType: string,
@@ -15,12 +21,7 @@ export function consentRequestCheck(
     };
   }
   if (state === 'requested') {
-    return {
-      ok: false,
-      code: '-520',
-      message:
-        'Personal-info consent was already requested in this session; it can be requested again after the customer starts a new consultation.',
-    };
+    return { ok: false, ...CONSENT_ALREADY_REQUESTED };
   }
   return { ok: true, next: 'requested' };
 }

@@ -4,6 +4,7 @@ export { DataDirInUseError, LOCK_FILE_NAME, isDataDirInUse } from './data-dir-lo
 export { SQLITE_FILE_NAME, type Dialect, type StoreOptions } from './open-store';
 export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryRepo, NewApiKey } from './directory-repo';
 export type { BillingRepo, Reservation, ServedConsultation } from './billing-repo';
+export type { ConsentRequestsRepo, ConsultationRef } from './consent-requests-repo';
 export type { BubbleRecord, ConversationRecord, JournalItem, JournalRepo, NewBubble, NewJournalItem, RoomChangeListener, RoomRecord, RoomState } from './journal-repo';
 export type { IdempotencyClaim, IdempotencyRepo } from './idempotency-repo';
 export type { UploadKind, UploadRecord, UploadsRepo } from './uploads-repo';

@@ -97,6 +97,13 @@ export interface ServedConsultationsTable {
   user_key: string;
 }
 
+export interface ConsentRequestsTable {
+  channel_key: string;
+  user_key: string;
+  session_id: string;
+  requested_ms: number;
+}
+
 export interface IdempotencyKeysTable {
   key_id: string;
   idem_key: string;
@@ -166,6 +173,7 @@ export interface Database {
   conversations: ConversationsTable;
   bubbles: BubblesTable;
   served_consultations: ServedConsultationsTable;
+  consent_requests: ConsentRequestsTable;
   idempotency_keys: IdempotencyKeysTable;
   uploads: UploadsTable;
   channel_settings: ChannelSettingsTable;

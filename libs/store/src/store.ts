@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { BillingRepo } from './billing-repo';
+import { ConsentRequestsRepo } from './consent-requests-repo';
 import { ConversationExportRepo } from './conversation-export-repo';
 import { DeviceCodesRepo } from './device-codes-repo';
 import { DirectoryRepo } from './directory-repo';
@@ -17,6 +18,7 @@ export const REPOSITORIES = {
   directory: DirectoryRepo,
   journal: JournalRepo,
   billing: BillingRepo,
+  consentRequests: ConsentRequestsRepo,
   idempotency: IdempotencyRepo,
   uploads: UploadsRepo,
   settings: SettingsRepo,
@@ -32,6 +34,7 @@ export class Store {
   readonly directory: DirectoryRepo;
   readonly journal: JournalRepo;
   readonly billing: BillingRepo;
+  readonly consentRequests: ConsentRequestsRepo;
   readonly idempotency: IdempotencyRepo;
   readonly uploads: UploadsRepo;
   readonly settings: SettingsRepo;
@@ -48,6 +51,7 @@ export class Store {
     this.directory = new DirectoryRepo(db, tx, now);
     this.journal = new JournalRepo(db, dialect, tx);
     this.billing = new BillingRepo(db, tx);
+    this.consentRequests = new ConsentRequestsRepo(db);
     this.idempotency = new IdempotencyRepo(db, tx);
     this.uploads = new UploadsRepo(db);
     this.settings = new SettingsRepo(db);

@@ -21,7 +21,6 @@ export const Code = {
   InvalidMessage: -510,
   BlockedUserMessage: -511,
   ContractNotFound: -512,
-  ConsentAlreadyRequested: -520,
   FailedToSendMessage: -600,
   InternalSystemError: -601,
 } as const;

@@ -44,8 +44,8 @@ describe('messenger callbacks', () => {
     });
   }
 
-  async function lastItem(userKey: string): Promise<{ seq: number; kind: string; text: string; serial?: string; sessionId: string }> {
-    const reply = await h.get<{ messages: Array<{ seq: number; kind: string; text: string; serial?: string; sessionId: string }> }>(
+  async function lastItem(userKey: string): Promise<{ seq: number; kind: string; text: string; serial?: string; sessionId: string; timestampUnixMs: number }> {
+    const reply = await h.get<{ messages: Array<{ seq: number; kind: string; text: string; serial?: string; sessionId: string; timestampUnixMs: number }> }>(
       `/api/agent/rooms/${userKey}/messages?brand=acme-kakao&max=1`,
       TOKENS.reader,
     );
@@ -208,5 +208,23 @@ describe('messenger callbacks', () => {
     const item = await lastItem('sleeper');
     expect(item).toMatchObject({ kind: 'expired', text: 'Session expired' });
     await receiver.waitFor(() => signalsOf('sleeper').some((s) => s['seq'] === item.seq && s['kind'] === 'expired'));
+  });
+
+  it('relays a consent given within 3 days of the request, and not one given later', async () => {
+    const consentAfter = async (userKey: string, afterMs: number) => {
+      const request = await lastItem(userKey);
+      expect(request.text).toBe('Personal information consent requested');
+      const time = request.timestampUnixMs + afterMs;
+      return messengerCalls('personal_info', { user_key: userKey, session_id: request.sessionId, nickname: 'Hana', phone_number: '010-1111-2222', time });
+    };
+    for (const userKey of ['consent-in-time', 'consent-late']) {
+      await h.customerWrites(userKey, { text: 'hi' });
+      expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey })).body).toMatchObject({ ok: true });
+    }
+    expect((await consentAfter('consent-late', 3 * DAY_S * 1000 + 60_000)).body).toEqual({ ok: true });
+    expect((await consentAfter('consent-in-time', 3 * DAY_S * 1000 - 60_000)).body).toEqual({ ok: true });
+    await receiver.waitFor((a) => a.some((d) => d.json['kind'] === 'personal_info' && d.json['userKey'] === 'consent-in-time'));
+    expect(signalsOf('consent-late').filter((j) => j['kind'] === 'personal_info')).toEqual([]);
+    expect(signalsOf('consent-in-time').filter((j) => j['kind'] === 'personal_info')).toEqual([expect.objectContaining({ nickname: 'Hana', phoneNumber: '010-1111-2222' })]);
   });
 });

@@ -1,4 +1,4 @@
-import { type JournalKind, sessionExpiresAt } from '@brandwire/domain';
+import { CONSENT_VALIDITY_MS, type JournalKind, sessionExpiresAt } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
 import { type MessengerPort, type ShiftableClock, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -95,9 +95,20 @@ export class CallbacksService {
   }
 
   /** Consent given: the values are relayed from memory and never stored (see PersonalInfoRelay). */
+  /**
+   * The customer's consent: relayed, never stored. A consent given more than 3 days after this service sent its
+   * request is no longer valid and is not relayed; a request another tool sent is not known here and is relayed.
+   */
   async personalInfo(body: CallbackBody): Promise<{ ok: true }> {
     const channel = await this.channelOf(body);
-    await this.personalInfoRelay.relay(channel, requiredString(body, 'user_key'), {
+    const userKey = requiredString(body, 'user_key');
+    const sessionId = optionalString(body, 'session_id');
+    const requestedAt = sessionId === undefined ? undefined : await this.store.consentRequests.requestedAtMs({ channelKey: channel.key, userKey, sessionId });
+    if (requestedAt !== undefined && timeOf(body, this.clock.now()) - requestedAt > CONSENT_VALIDITY_MS) {
+      this.logger.warn(`a consent given more than 3 days after its request was not relayed (channel ${channel.key})`);
+      return { ok: true };
+    }
+    await this.personalInfoRelay.relay(channel, userKey, {
       nickname: requiredString(body, 'nickname'),
       phoneNumber: requiredString(body, 'phone_number'),
     });

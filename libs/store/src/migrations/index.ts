@@ -5,6 +5,7 @@ import * as uploads from './0003-uploads';
 import * as signals from './0004-signals';
 import * as deviceCodes from './0005-device-codes';
 import * as conversationsByCustomer from './0006-conversations-by-customer';
+import * as consentRequests from './0007-consent-requests';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-signals': signals,
   '0005-device-codes': deviceCodes,
   '0006-conversations-by-customer': conversationsByCustomer,
+  '0007-consent-requests': consentRequests,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -24,13 +24,13 @@ export function partnerCalls(deps: SandboxDeps): ReadonlyMap<string, PartnerCall
     state.addBubble(c, { serial, from: 'agent', sentAt: engine.now(), ...b });
   }
 
-  /** The consent bubble: kakao-type channels only, once per session. */
+  /**
+   * The consent bubble: kakao-type channels only. Once per session is the service's rule (its own -520), not the
+   * messenger's: a second bubble is sent, and the customer answers the latest.
+   */
   function requestConsent(channel: Channel, c: Customer, session: Session, serial: string): void {
     if (channel.type !== 'kakao') {
       throw new Rejection(Code.InvalidMessage, `personal-info consent needs a kakao-type channel (this one is '${channel.type}')`);
-    }
-    if (session.consentBubble) {
-      throw new Rejection(Code.ConsentAlreadyRequested, 'consent was already requested in this session');
     }
     channel.serials.add(serial);
     const at = engine.now();

@@ -27,7 +27,36 @@ describe('POST /api/agent/personal-info/request', () => {
 
     const second = await request('p1');
     expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({ ok: false, code: '-520' });
+    expect(second.body).toEqual({ ok: false, code: '-520', message: expect.stringContaining('already requested in this session'), serial: expect.any(String) });
+    // the rule is the service's: the second request never reached the messenger, and neither does a PERSONAL rich one
+    const personal = await h.post<SendReply>('/api/agent/send/rich', { brandKey: 'acme-kakao', userKey: 'p1', rich: JSON.stringify({ chat_bubble_type: 'PERSONAL' }) });
+    expect(personal.body).toMatchObject({ ok: false, code: '-520' });
+    expect((await h.customerChat('p1')).filter((b) => b.kind === 'consent')).toHaveLength(1);
+  });
+
+  it('sends one bubble of two requests made at once', async () => {
+    await h.customerWrites('p5', { text: 'call me' });
+    const replies = await Promise.all([request('p5'), request('p5'), request('p5')]);
+    expect(replies.map((r) => r.body.code).sort()).toEqual(['-520', '-520', '0']);
+    expect((await h.customerChat('p5')).filter((b) => b.kind === 'consent')).toHaveLength(1);
+  });
+
+  it('keeps the consultation\'s one request when the messenger refuses it', async () => {
+    await h.customerWrites('p6', { text: 'hello' });
+    await h.post('/api/agent/settings/chat/deactivate', { brandKey: 'acme-kakao' }, TOKENS.admin);
+    try {
+      expect((await request('p6')).body).toMatchObject({ ok: false, code: '-508' });
+    } finally {
+      await h.post('/api/agent/settings/chat/activate', { brandKey: 'acme-kakao' }, TOKENS.admin);
+    }
+    expect((await request('p6')).body).toMatchObject({ ok: true, code: '0' });
+  });
+
+  it('refuses a PERSONAL rich bubble on a non-Kakao channel with 400 UNSUPPORTED_CHANNEL', async () => {
+    await h.customerWrites('p7', { text: 'hi' }, 'acme-naver');
+    const reply = await h.post('/api/agent/send/rich', { brandKey: 'acme-naver', userKey: 'p7', rich: JSON.stringify({ chat_bubble_type: 'PERSONAL' }) });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'UNSUPPORTED_CHANNEL', message: expect.stringContaining('Kakao') });
   });
 
   it('allows a new request after the customer starts a new consultation', async () => {
@@ -62,6 +91,13 @@ describe('POST /api/agent/personal-info/request', () => {
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ ok: false, code: 'EMPTY', message: 'userKey is empty' });
   });
+
+  it('refuses a missing userKey with 400 EMPTY', async () => {
+    const reply = await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao' });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'EMPTY', message: 'userKey is empty' });
+  });
+
 
   it('relays the consent without writing the values anywhere in the data directory', async () => {
     await h.customerWrites('p4', { text: 'ok' });

@@ -1,4 +1,3 @@
-import { consentRequestCheck } from '@brandwire/domain';
 import type { MessengerPort } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { MESSENGER } from '../../app/tokens';
@@ -12,8 +11,8 @@ import type { ConsentRequestDto } from './dto/consent.dto';
 export const CONSENT_BUBBLE_TEXT = 'Personal information consent requested';
 
 /**
- * Sends the fixed personal-info consent bubble (Kakao-type channels, once per consultation; billed like a
- * send; not deletable). The customer's answer arrives later as the messenger's consent callback.
+ * Sends the fixed personal-info consent bubble (Kakao-type channels, once per consultation, both checked by
+ * the send; billed like a send; not deletable). The customer's answer arrives later as the messenger's consent callback.
  */
 @Injectable()
 export class ConsentService {
@@ -24,13 +23,11 @@ export class ConsentService {
   ) {}
 
   async request(principal: Principal, dto: ConsentRequestDto): Promise<SendResponseDto> {
-    if (dto.userKey.trim() === '') throw fail('EMPTY', 'userKey is empty');
+    const userKey = dto.userKey ?? '';
+    if (userKey.trim() === '') throw fail('EMPTY', 'userKey is empty');
     const channel = await this.access.channelFor(principal, dto.brandKey);
-    // Whether this consultation already had its request is the messenger's to say (-520); the channel type is ours.
-    const check = consentRequestCheck('not_requested', channel.type);
-    if (!check.ok) throw fail('UNSUPPORTED_CHANNEL', `personal-info consent requests work only on Kakao-type channels; ${channel.key} is ${channel.type}`);
-    return this.sends.deliver(channel, dto.userKey, { op: 'consent_request', kind: 'consent', text: CONSENT_BUBBLE_TEXT, bubbleText: null }, (serialNumber) =>
-      this.messenger.requestConsent({ senderKey: channel.senderKey, userKey: dto.userKey, serialNumber }),
+    return this.sends.deliver(channel, userKey, { op: 'consent_request', kind: 'consent', text: CONSENT_BUBBLE_TEXT, bubbleText: null }, (serialNumber) =>
+      this.messenger.requestConsent({ senderKey: channel.senderKey, userKey, serialNumber }),
     );
   }
 }

@@ -60,6 +60,7 @@ describe('POST /api/agent/send/rich', () => {
     ['serial_number inside', { chat_bubble_type: 'TEXT', message: 'x', serial_number: '1' }, 'BAD_RICH', 'serial_number'],
     ['no chat_bubble_type', { message: 'x' }, 'BAD_RICH', 'chat_bubble_type'],
     ['MSGR_CERT', { chat_bubble_type: 'MSGR_CERT', message: 'verify' }, 'UNSUPPORTED_BUBBLE', 'MSGR_CERT'],
+    ['nesting 5,000 levels deep', `{"chat_bubble_type":"TEXT","message":"x","attachment":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'BAD_RICH', 'deeper than 64 levels'],
   ])('refuses %s with 400 and a clear code', async (_, envelope, code, fragment) => {
     const reply = await rich('r1', envelope);
     expect(reply.status).toBe(400);

@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../../billing/billing.module';
 import { JournalModule } from '../../journal/journal.module';
+import { ConsentOnce } from './consent-once';
 import { SendController } from './send.controller';
 import { SendService } from './send.service';
 
-@Module({ imports: [JournalModule, BillingModule], controllers: [SendController], providers: [SendService], exports: [SendService] })
+@Module({ imports: [JournalModule, BillingModule], controllers: [SendController], providers: [SendService, ConsentOnce], exports: [SendService] })
 export class SendModule {}

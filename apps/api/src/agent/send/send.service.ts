@@ -3,7 +3,8 @@ import type { ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
-import { BillingService } from '../../billing/billing.service';
+import { BillingService, type Charge } from '../../billing/billing.service';
+import { ConsentOnce } from './consent-once';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
@@ -34,6 +35,7 @@ export class SendService {
     private readonly access: BrandAccessService,
     private readonly journal: JournalWriter,
     private readonly billing: BillingService,
+    private readonly consentOnce: ConsentOnce,
     @Inject(STORE) private readonly store: Store,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
     @Inject(SERIALS) private readonly serials: SerialGenerator,
@@ -78,17 +80,20 @@ export class SendService {
   async deliver(channel: ChannelRecord, userKey: string, bubble: BubbleSpec, send: (serial: string) => Promise<UpstreamResult>): Promise<SendResponseDto> {
     // the room is read once: billing charges its consultation, and the journal item belongs to it
     const room = await this.store.journal.getRoom(channel.key, userKey);
-    const charge = await this.billing.chargeInRoom(channel, userKey, bubble.op, room);
     const serial = this.serials.next();
+    const consent = bubble.kind === 'consent' ? await this.consentOnce.claim(channel, userKey, room) : undefined;
+    if (consent && !('release' in consent)) return { ok: false, code: consent.code, message: consent.message, serial };
+    let charge: Charge | undefined;
     let result: UpstreamResult;
     try {
+      charge = await this.billing.chargeInRoom(channel, userKey, bubble.op, room);
       result = await send(serial);
     } catch (error) {
-      await charge.release();
+      await Promise.all([charge?.release(), consent?.release()]);
       throw error;
     }
     if (!isUpstreamSuccess(result.code)) {
-      await charge.release();
+      await Promise.all([charge.release(), consent?.release()]);
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }
     charge.keep();

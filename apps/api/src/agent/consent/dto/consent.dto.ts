@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class ConsentRequestDto {
   @ApiProperty({ example: 'acme-kakao' })
@@ -8,8 +8,9 @@ export class ConsentRequestDto {
   @MaxLength(200)
   brandKey!: string;
 
-  @ApiProperty({ description: 'the customer key; empty gives EMPTY' })
+  @ApiProperty({ description: 'the customer key; empty or missing gives EMPTY' })
+  @IsOptional()
   @IsString()
   @MaxLength(200)
-  userKey!: string;
+  userKey?: string;
 }
