@@ -11,3 +11,4 @@ export * from './journal';
 export * from './signals';
 export * from './webhook-retry';
 export * from './schedule';
+export * from './text-length';

@@ -1,3 +1,4 @@
+import { isLongerThan } from '@brandwire/domain';
 import { Code } from '../result-codes';
 
 /** A broken message rule: the upstream code and which rule, naming the field path. */
@@ -54,7 +55,7 @@ export function optionalString(o: Obj, field: string, path: string, max: number)
   const v = o[field];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw invalid(`${path}.${field} must be a string`);
-  if (v.length > max) throw invalid(`${path}.${field} is longer than ${max} characters`);
+  if (isLongerThan(v, max)) throw invalid(`${path}.${field} is longer than ${max} characters`);
   return v;
 }
 

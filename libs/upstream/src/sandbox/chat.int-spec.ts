@@ -55,6 +55,14 @@ describe('sandbox chat view, delete, consent and taps', () => {
     expect((await bubbles('long-user'))[0]).toMatchObject({ from: 'customer', text: whole });
     await customerSays(h, 'long-user', 'x'.repeat(LONG_TEXT_CHARS));
     expect(must(h.receiver.of('/message')[1]).body).not.toHaveProperty('attachment');
+    // characters, not UTF-16 units: 1,000 emoji are not long; 1,001 are cut after the 1,000th, never inside one
+    const emoji = '\u{1F600}';
+    await customerSays(h, 'long-user', emoji.repeat(LONG_TEXT_CHARS));
+    expect(must(h.receiver.of('/message')[2]).body).not.toHaveProperty('attachment');
+    await customerSays(h, 'long-user', emoji.repeat(LONG_TEXT_CHARS + 1));
+    const cut = must(h.receiver.of('/message')[3]).body;
+    expect(cut['contents']).toEqual([emoji.repeat(LONG_TEXT_CHARS)]);
+    expect(cut).toHaveProperty('attachment.url');
   });
 
   it('delete: unknown serial -> -510; consent bubble -> -510 not deletable; older than 24 h -> -510', async () => {

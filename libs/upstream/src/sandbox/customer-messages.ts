@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { formatAttachmentLine } from '@brandwire/domain';
+import { firstCharacters, formatAttachmentLine, isLongerThan } from '@brandwire/domain';
 import { CustomerAttachmentType } from './control-types';
 import { CustomerMessage } from './sessions';
 
@@ -24,8 +24,8 @@ export function customerMessagesOf(
 ): CustomerMessage[] {
   const out: CustomerMessage[] = [];
   if (text) {
-    const long = keepLongText !== undefined && text.length > LONG_TEXT_CHARS;
-    const m: CustomerMessage = { type: 'text', contents: [long ? text.slice(0, LONG_TEXT_CHARS) : text], bubble: { kind: 'text', text, imageUrl: null } };
+    const long = keepLongText !== undefined && isLongerThan(text, LONG_TEXT_CHARS);
+    const m: CustomerMessage = { type: 'text', contents: [long ? firstCharacters(text, LONG_TEXT_CHARS) : text], bubble: { kind: 'text', text, imageUrl: null } };
     if (long) m.attachment = { url: keepLongText(text) };
     if (extra !== undefined) m.extra = extra;
     out.push(m);

@@ -27,6 +27,7 @@ const broken: Case[] = [
   ['message must be a string', { chat_bubble_type: 'TEXT', message: 5 }, -510, 'message must be a string'],
   ['TEXT message over 1000', { chat_bubble_type: 'TEXT', message: 'a'.repeat(1001) }, -506, 'message is longer than 1000 characters'],
   ['WIDE message over 76', { chat_bubble_type: 'WIDE', message: 'a'.repeat(77), attachment: image }, -506, 'message is longer than 76 characters for WIDE'],
+  ['WIDE message of 77 emoji', { chat_bubble_type: 'WIDE', message: '\u{1F600}'.repeat(77), attachment: image }, -506, 'message is longer than 76 characters for WIDE'],
   ['message or attachment', { chat_bubble_type: 'TEXT' }, -510, 'one of message and attachment is required'],
   ['attachment must be an object', { chat_bubble_type: 'TEXT', message: 'x', attachment: [] }, -510, 'attachment must be an object'],
   ['IMAGE needs img_url', { chat_bubble_type: 'IMAGE', message: 'x' }, -510, 'attachment.image.img_url is required for IMAGE'],
@@ -89,6 +90,8 @@ describe('rich envelope rules', () => {
   const valid: [string, Record<string, unknown>, boolean][] = [
     ['TEXT of 1000 chars with 5 buttons and 10 quick replies', text({ buttons: many(5, wl), quick_replies: many(10, bk) }), false],
     ['TEXT message exactly 1000', { chat_bubble_type: 'TEXT', message: 'a'.repeat(1000), auto_answer: 'S2' }, false],
+    ['WIDE of 76 emoji', { chat_bubble_type: 'WIDE', message: '\u{1F600}'.repeat(76), attachment: image }, false],
+    ['a quick reply name of 14 emoji', qrs({ type: 'BK', name: '\u{1F600}'.repeat(14) }), false],
     ['WIDE of 76 chars with 2 buttons', { chat_bubble_type: 'WIDE', message: 'a'.repeat(76), attachment: { ...image, buttons: many(2, wl) } }, false],
     ['IMAGE without message', { chat_bubble_type: 'IMAGE', attachment: image }, false],
     ['TEXT with coupon and 4 buttons', text({ buttons: many(4, bk), coupon: {} }), false],

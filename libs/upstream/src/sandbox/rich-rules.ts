@@ -1,3 +1,4 @@
+import { isLongerThan } from '@brandwire/domain';
 import { Code } from '../result-codes';
 import {
   Obj,
@@ -61,7 +62,7 @@ function check(env: Obj, ctx: RuleContext): RichBubble {
   if (message !== undefined && message !== null && typeof message !== 'string') throw invalid('message must be a string');
   const text = typeof message === 'string' && message.length > 0 ? message : null;
   const maxText = type === 'WIDE' ? MAX_WIDE_TEXT : MAX_TEXT;
-  if (text !== null && text.length > maxText) {
+  if (text !== null && isLongerThan(text, maxText)) {
     throw new RuleViolation(Code.MessageLengthOverLimit, `message is longer than ${maxText} characters for ${type}`);
   }
   const attachment = env['attachment'];

@@ -17,6 +17,7 @@ describe('plain write rules', () => {
     ['TX needs message', { message_type: 'TX' }, -510, 'message is required for message_type TX'],
     ['LI needs message', { message_type: 'LI', message: '' }, -510, 'message is required for message_type LI'],
     ['TX over 1000', { message_type: 'TX', message: 'a'.repeat(1001) }, -506, 'message is longer than 1000 characters'],
+    ['TX of 1001 emoji', { message_type: 'TX', message: '\u{1F600}'.repeat(1001) }, -506, 'message is longer than 1000 characters'],
     ['links only with LI', { message_type: 'TX', message: 'x', links: [] }, -510, 'links is only allowed with message_type LI'],
     ['LI at most 5 links', { message_type: 'LI', message: 'x', links: Array(6).fill({ type: 'BK', name: 'a' }) }, -510, 'links has 6 buttons; message_type LI allows at most 5'],
     ['LI bad quick reply', { message_type: 'LI', message: 'x', supplement: { quick_reply: [{ type: 'BK', name: 'n'.repeat(15) }] } }, -510, 'supplement.quick_reply[0].name is longer than 14 characters'],
@@ -36,6 +37,7 @@ describe('plain write rules', () => {
 
   it.each<[string, Record<string, unknown>, string]>([
     ['TX', { message_type: 'TX', message: 'hello' }, 'text'],
+    ['TX of 1000 emoji (2,000 UTF-16 units)', { message_type: 'TX', message: '\u{1F600}'.repeat(1000) }, 'text'],
     ['LI with links and quick replies', { message_type: 'LI', message: 'x', links: [{ type: 'WL', name: 'w', url_mobile: 'https://m.test' }], supplement: { quick_reply: [{ type: 'BK', name: 'y' }] }, auto_answer: 'S1' }, 'text'],
     ['IM plain', { message_type: 'IM', image_url: 'u:plain' }, 'image'],
     ['FI video', { message_type: 'FI', file_url: 'u:video', file_name: 'v.mp4', file_size: 10 }, 'file'],

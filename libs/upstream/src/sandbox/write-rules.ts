@@ -1,3 +1,4 @@
+import { isLongerThan } from '@brandwire/domain';
 import { Code } from '../result-codes';
 import {
   Obj,
@@ -97,7 +98,7 @@ function textOf(body: Obj, type: MessageType): string {
   const m = body['message'];
   if (m !== undefined && m !== null && typeof m !== 'string') throw invalid('message must be a string');
   if (typeof m !== 'string' || m.length === 0) throw invalid(`message is required for message_type ${type}`);
-  if (m.length > MAX_PLAIN_TEXT) {
+  if (isLongerThan(m, MAX_PLAIN_TEXT)) {
     throw new RuleViolation(Code.MessageLengthOverLimit, `message is longer than ${MAX_PLAIN_TEXT} characters`);
   }
   return m;

@@ -96,6 +96,10 @@ describe('POST /api/agent/send', () => {
     expect((await h.customerChat('dave')).filter((b) => b.from === 'agent')).toEqual([]);
     const exact = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dave', text: 'y'.repeat(1000) });
     expect(exact.body.ok).toBe(true);
+    // the limit is in characters: 1,000 emoji are 2,000 UTF-16 units
+    const emoji = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dave', text: '\u{1F600}'.repeat(1000) });
+    expect(emoji.body.ok).toBe(true);
+    expect((await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dave', text: '\u{1F600}'.repeat(1001) })).body).toMatchObject({ ok: false, code: '-506' });
   });
 
   it('passes an empty text through as the messenger malformed-message code (-510)', async () => {

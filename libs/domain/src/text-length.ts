@@ -1,0 +1,35 @@
+/**
+ * Text limits count characters as people see them written: a character outside the Basic Multilingual Plane
+ * (an emoji, a rare Hanja) is one character, though JavaScript strings hold it as two UTF-16 units.
+ */
+export function characterCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** Whether `text` has more than `max` characters; a text of at most `max` UTF-16 units is never counted. */
+export function isLongerThan(text: string, max: number): boolean {
+  return text.length > max && characterCount(text) > max;
+}
+
+/** The first `max` characters of `text`, never splitting a character in two. */
+export function firstCharacters(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let kept = 0; kept < max && end < text.length; kept++) {
+    const unit = text.charCodeAt(end);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length && text.charCodeAt(end + 1) >= 0xdc00 && text.charCodeAt(end + 1) <= 0xdfff;
+    end += pair ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
