@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { classifyUpload, inspectImage, readSupportedImage } from './image-inspection';
+import { inspectImage, readSupportedImage } from './image-inspection';
 import {
   imageDir,
   writeAvif,
@@ -76,36 +76,5 @@ describe('inspectImage', () => {
 
   it('lets a missing file fail loudly', async () => {
     await expect(inspectImage(files.file('missing.jpg'))).rejects.toMatchObject({ code: 'ENOENT' });
-  });
-});
-
-describe('classifyUpload', () => {
-  let files: Awaited<ReturnType<typeof imageDir>>;
-  beforeAll(async () => {
-    files = await imageDir();
-  });
-  afterAll(() => files.cleanup());
-
-  it('makes a real JPEG an image whatever it was declared as', async () => {
-    const path = await writeJpeg(files.file('upload-1'), 640, 480);
-    await expect(classifyUpload({ path, contentType: 'application/pdf', fileName: 'scan.pdf' })).resolves.toEqual({
-      kind: 'image',
-      image: expect.objectContaining({ format: 'jpeg', width: 640, height: 480 }),
-    });
-  });
-
-  it('makes a file declared as an image that is not one a file, and says it was declared as an image', async () => {
-    const path = files.file('upload-2');
-    await writeFile(path, 'plain text');
-    await expect(classifyUpload({ path, contentType: 'image/jpeg', fileName: 'photo.jpg' })).resolves.toEqual({ kind: 'file', claimedImage: true });
-    const truncated = await writeTruncated(files.file('upload-3'), await writeNoise(files.file('n.jpg'), 300, 300, 'jpeg'));
-    await expect(classifyUpload({ path: truncated, fileName: 'broken.jpg' })).resolves.toEqual({ kind: 'file', claimedImage: true });
-  });
-
-  it('makes webp and heic files', async () => {
-    const webp = await writeWebp(files.file('upload-4'));
-    const heic = await writeHeicHeader(files.file('upload-5'));
-    await expect(classifyUpload({ path: webp, contentType: 'image/webp', fileName: 'a.webp' })).resolves.toEqual({ kind: 'file', claimedImage: false });
-    await expect(classifyUpload({ path: heic, contentType: 'image/heic', fileName: 'IMG_0001.HEIC' })).resolves.toEqual({ kind: 'file', claimedImage: false });
   });
 });

@@ -20,8 +20,6 @@ export interface ImageInfo {
   animated: boolean;
 }
 
-export type UploadClass = { kind: 'image'; image: ImageInfo } | { kind: 'file'; claimedImage: boolean };
-
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const HEADER_BYTES = PNG_SIGNATURE.length;
 
@@ -110,16 +108,6 @@ export async function inspectImage(path: string): Promise<ImageInfo | undefined>
     return undefined; // truncated or corrupt pixel data
   }
   return info;
-}
-
-/**
- * Image bubble or file bubble. The content decides: a real jpg/png/gif is an image whatever it was declared as,
- * anything else is a file, including a file declared as an image (`claimedImage`, from Content-Type or
- * extension, lets the caller say so) and webp/heic.
- */
-export async function classifyUpload(upload: { path: string; contentType?: string; fileName?: string }): Promise<UploadClass> {
-  const image = await inspectImage(upload.path);
-  return image ? { kind: 'image', image } : { kind: 'file', claimedImage: claimsImage(upload.contentType, upload.fileName) };
 }
 
 /** `readImageInfo` for the preparation steps: their input must already have passed `inspectImage`. */

@@ -110,11 +110,53 @@ describe('POST /api/agent/send/attachments', () => {
     expect((await agentBubbles('a3')).map((b) => b.kind)).toEqual(['file', 'file', 'text']);
   });
 
-  it('detects an image from its content even with a misleading name and type', async () => {
+  it('decides image or file by the declared Content-Type or extension; a declared image that is not one fails as an image', async () => {
     await h.customerWrites('a4', { text: 'hi' });
     const png = await writePng(files.file('blob.bin'), 800, 600);
-    const reply = await send('a4', [['files', png, 'blob.bin', 'application/octet-stream']]);
-    expect(reply.body.results.map((r) => r.kind)).toEqual(['image']);
+    const asFile = await send('a4', [['files', png, 'blob.bin', 'application/octet-stream']]);
+    expect(asFile.body.results.map((r) => [r.kind, r.ok])).toEqual([['file', true]]);
+    const byExtension = await send('a4', [['files', png, 'chart.png', 'application/octet-stream']]);
+    expect(byExtension.body.results.map((r) => [r.kind, r.ok])).toEqual([['image', true]]);
+    const fake = files.file('fake.jpg');
+    writeFileSync(fake, 'not a picture at all');
+    const renamed = await send('a4', [['files', fake, 'holiday.jpg', 'image/jpeg']]);
+    expect(renamed.body).toEqual({ ok: false, results: [expect.objectContaining({ kind: 'image', ok: false, code: 'UNSUPPORTED_IMAGE' })] });
+    expect((await agentBubbles('a4')).map((b) => b.kind)).toEqual(['file', 'rich']);
+  });
+
+  it('puts the text on the first image delivered when the first one fails, and sends it alone when none is delivered', async () => {
+    await h.customerWrites('a6', { text: 'hi' });
+    const sliver = await writePng(files.file('sliver6.png'), 2000, 10);
+    const good = await writeJpeg(files.file('good6.jpg'), 800, 600);
+    const reply = await send('a6', [['files', sliver], ['files', good]], { text: 'Your parcel' });
+    expect(reply.body.results.map((r) => [r.kind, r.ok])).toEqual([
+      ['image', false],
+      ['image', true],
+    ]);
+    expect((await agentBubbles('a6')).map((b) => [b.kind, b.text])).toEqual([['rich', 'Your parcel']]);
+
+    const only = await send('a6', [['files', sliver]], { text: 'The label' });
+    expect(only.body.results.map((r) => [r.kind, r.ok])).toEqual([
+      ['image', false],
+      ['text', true],
+    ]);
+    expect((await agentBubbles('a6')).map((b) => [b.kind, b.text])).toEqual([
+      ['rich', 'Your parcel'],
+      ['text', 'The label'],
+    ]);
+  });
+
+  it('journals every item in the order the customer received it: the images before the files after them', async () => {
+    await h.customerWrites('a7', { text: 'hi' });
+    const photo = await writeJpeg(files.file('order.jpg'), 800, 600);
+    const pdf = files.file('order.pdf');
+    writeFileSync(pdf, '%PDF-1.4 order');
+    const reply = await send('a7', [['files', pdf, 'order.pdf', 'application/pdf'], ['files', photo]], { text: 'Both' });
+    expect(reply.body.results.map((r) => r.kind)).toEqual(['image', 'file']);
+    const items = (await h.get<{ messages: Array<{ kind: string; serial?: string }> }>('/api/agent/rooms/a7/messages?brand=acme-kakao')).body.messages;
+    // newest first
+    expect(items.filter((m) => m.kind === 'agent').map((m) => m.serial)).toEqual([reply.body.results[1]?.serial, reply.body.results[0]?.serial]);
+    expect((await agentBubbles('a7')).map((b) => b.serial)).toEqual(reply.body.results.map((r) => r.serial));
   });
 
   it('fails only the unsupported or oversized item, which is never delivered; ok while one bubble succeeded', async () => {

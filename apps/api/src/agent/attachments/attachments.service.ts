@@ -8,17 +8,11 @@ import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
 import { JournalWriter } from '../../journal/journal-writer.service';
-import { FILE_TYPE_MAX_BYTES, type FileType, classifyUpload } from '../../media';
+import { FILE_TYPE_MAX_BYTES, type FileType, claimsImage } from '../../media';
 import { MessengerUploadsService } from '../../uploads/messenger-uploads.service';
 import { type IncomingFile, type PlannedBubble, planBubbles } from './attachment-plan';
+import { ImageRun, type SentImage } from './image-run';
 import type { AttachmentResultDto, SendAttachmentsDto, SendAttachmentsResponseDto } from './dto/send-attachments.dto';
-
-interface SentImage {
-  serial: string;
-  url: string;
-  caption: string | null;
-  groupIndex: number;
-}
 
 function fileTypeOf(file: IncomingFile): FileType {
   const type = file.contentType ?? '';
@@ -28,9 +22,10 @@ function fileTypeOf(file: IncomingFile): FileType {
 }
 
 /**
- * Sends files as bubbles, one serial each: images are prepared (rich: padded into the card geometry; plain:
- * oriented and scaled) and uploaded, other files uploaded as files. A failed item is never delivered and does
- * not stop the others. The images of one send are journaled as one `agent` item, deleted once all are deleted.
+ * Sends files as bubbles, one serial each: jpg, png and gif (by Content-Type or extension) are prepared as images
+ * (rich: padded into the card geometry; plain: oriented and scaled) and uploaded, other files uploaded as files.
+ * A failed item is never delivered and does not stop the others. The images of one send are journaled as one
+ * `agent` item, deleted once all are deleted; every item is journaled in the order the customer received it.
  */
 @Injectable()
 export class AttachmentsService {
@@ -48,28 +43,37 @@ export class AttachmentsService {
   async send(principal: Principal, dto: SendAttachmentsDto, files: Express.Multer.File[] | undefined): Promise<SendAttachmentsResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     if (!files || files.length === 0) throw fail('BAD_REQUEST', 'files is required (one or more multipart parts "files")');
-    const incoming = await Promise.all(files.map((f) => this.incoming(f)));
+    const incoming = files.map((f) => incomingFile(f));
     const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
+    const style = dto.imageStyle ?? 'rich';
+    const text = dto.text !== undefined && dto.text.trim() !== '' ? dto.text : null;
+    const run = new ImageRun(style === 'rich' ? text : null);
     const results: AttachmentResultDto[] = [];
-    const images: SentImage[] = [];
     try {
-      for (const bubble of planBubbles(incoming, dto.text, dto.imageStyle ?? 'rich')) {
-        results.push(await this.sendBubble(channel, dto.userKey, bubble, dto.imageStyle ?? 'rich', images));
+      for (const bubble of planBubbles(incoming, dto.text, style)) {
+        if (bubble.kind !== 'image') results.push(...(await this.endImages(channel, dto.userKey, run)));
+        results.push(await this.sendBubble(channel, dto.userKey, bubble, style, run));
       }
+      results.push(...(await this.endImages(channel, dto.userKey, run)));
     } finally {
-      await this.journalImages(channel, dto.userKey, images);
+      // an error mid-send still journals the images the customer already has
+      await this.journalImages(channel, dto.userKey, run.end()?.images ?? []);
     }
     const ok = results.some((r) => r.ok);
     if (!ok) await charge.release();
     return { ok, results };
   }
 
-  private async incoming(file: Express.Multer.File): Promise<IncomingFile> {
-    const kind = await classifyUpload({ path: file.path, contentType: file.mimetype, fileName: file.originalname });
-    return { path: file.path, name: file.originalname, size: file.size, contentType: file.mimetype, isImage: kind.kind === 'image' };
+  /** Journals the images delivered, and sends the agent's text on its own when none of them could carry it. */
+  private async endImages(channel: ChannelRecord, userKey: string, run: ImageRun): Promise<AttachmentResultDto[]> {
+    const ended = run.end();
+    if (!ended) return [];
+    await this.journalImages(channel, userKey, ended.images);
+    if (ended.uncarriedText === null) return [];
+    return [await this.sendBubble(channel, userKey, { kind: 'text', text: ended.uncarriedText }, 'rich', run)];
   }
 
-  private async sendBubble(channel: ChannelRecord, userKey: string, bubble: PlannedBubble, style: 'rich' | 'plain', images: SentImage[]): Promise<AttachmentResultDto> {
+  private async sendBubble(channel: ChannelRecord, userKey: string, bubble: PlannedBubble, style: 'rich' | 'plain', run: ImageRun): Promise<AttachmentResultDto> {
     const serial = this.serials.next();
     const senderKey = channel.senderKey;
     switch (bubble.kind) {
@@ -79,6 +83,7 @@ export class AttachmentsService {
         return outcome('text', serial, result);
       }
       case 'image': {
+        const caption = run.captionOf(bubble.caption);
         const uploaded = await this.uploads.uploadImage(channel, bubble.file, style === 'rich' ? 'rich-padded' : 'plain');
         if (!uploaded.ok) return { kind: 'image', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
         const result =
@@ -87,10 +92,10 @@ export class AttachmentsService {
                 senderKey,
                 userKey,
                 serialNumber: serial,
-                envelope: { chat_bubble_type: 'IMAGE', message: bubble.caption, attachment: { image: { img_url: uploaded.url } } },
+                envelope: { chat_bubble_type: 'IMAGE', message: caption, attachment: { image: { img_url: uploaded.url } } },
               })
             : await this.messenger.writeImage({ senderKey, userKey, serialNumber: serial, imageUrl: uploaded.url });
-        if (isUpstreamSuccess(result.code)) images.push({ serial, url: uploaded.url, caption: bubble.caption, groupIndex: images.length });
+        if (isUpstreamSuccess(result.code)) run.delivered({ serial, url: uploaded.url, caption, groupIndex: run.groupSize });
         return outcome('image', serial, result);
       }
       case 'file': {
@@ -138,6 +143,11 @@ export class AttachmentsService {
       timestampUnixMs: this.clock.now(),
     });
   }
+}
+
+function incomingFile(file: Express.Multer.File): IncomingFile {
+  // the declared type decides (the spec's rule): a file declared as jpg/png/gif that is not one fails as an image
+  return { path: file.path, name: file.originalname, size: file.size, contentType: file.mimetype, isImage: claimsImage(file.mimetype, file.originalname) };
 }
 
 function outcome(kind: AttachmentResultDto['kind'], serial: string, result: UpstreamResult): AttachmentResultDto {

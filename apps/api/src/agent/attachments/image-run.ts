@@ -1,0 +1,48 @@
+/** An image bubble the messenger accepted. */
+export interface SentImage {
+  serial: string;
+  url: string;
+  caption: string | null;
+  groupIndex: number;
+}
+
+/**
+ * The images of one attachment send, as they are delivered. The agent's text goes on the first image that is
+ * delivered, not only the first one planned: when that one fails, the next carries the text. Journaled as one
+ * item as soon as the images are done, so the journal keeps the order the customer saw.
+ */
+export class ImageRun {
+  private sent: SentImage[] = [];
+  private used = false;
+
+  /** @param text the agent's text, to be the first caption (rich images); null when there is none to carry */
+  constructor(private text: string | null) {}
+
+  /** The caption an image gets: the agent's text until an image carried it, otherwise the planned one. */
+  captionOf(planned: string | null): string | null {
+    this.used = true;
+    return planned === null ? null : (this.text ?? planned);
+  }
+
+  delivered(image: SentImage): void {
+    if (image.caption === this.text) this.text = null;
+    this.sent.push(image);
+  }
+
+  get groupSize(): number {
+    return this.sent.length;
+  }
+
+  /**
+   * Ends the run: the images delivered, to journal, and the agent's text when no image could carry it (it is then
+   * sent as a text bubble of its own). Undefined when there was no image or it was ended already.
+   */
+  end(): { images: SentImage[]; uncarriedText: string | null } | undefined {
+    if (!this.used) return undefined;
+    const ended = { images: this.sent, uncarriedText: this.text };
+    this.sent = [];
+    this.text = null;
+    this.used = false;
+    return ended;
+  }
+}
