@@ -57,6 +57,12 @@ describe('the tool without a service', () => {
     for (const id of ['setup', 'login', 'whoami', 'send', 'rooms', 'autocomplete']) expect(help.stdout).toMatch(new RegExp(`\\n  ${id}\\s`));
   });
 
+  it('reports a version with --channel in it (1.2.0 and later; --brand is the name of 1.1 and below)', async () => {
+    const version = await runCli(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toMatch(/^@brandwire\/cli\/1\.2\.0 /);
+  });
+
   it('offers shell completion', async () => {
     const completion = await runCli(['autocomplete', 'script', 'bash'], { env: { BRANDWIRE_CONFIG_DIR: dir, XDG_CACHE_HOME: join(dir, 'cache') } });
     expect(completion.code).toBe(0);
@@ -87,7 +93,7 @@ describe('the tool without a service', () => {
       binaryPath: process.execPath,
       binaryArgs: [RUN_JS],
       launcherPath: LAUNCHER,
-      version: '0.1.0',
+      version: '1.2.0',
       node: process.version,
     });
     const direct = await new Promise<{ code: number | null; out: string }>((done) => {

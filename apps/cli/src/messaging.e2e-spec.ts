@@ -60,7 +60,11 @@ describe('sending from the tool: what the customer receives', () => {
     expect(refused.json()).toEqual({ ok: false, error: expect.stringContaining('chat_bubble_type is required'), code: 'BAD_RICH' });
     const broken = join(s.dir, 'broken.json');
     writeFileSync(broken, '{"chat_bubble_type": ');
-    expect((await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', broken, '--json'], writer)).json()).toMatchObject({ ok: false, code: 'FILE', error: expect.stringContaining('not valid JSON') });
+    const notJson = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', broken, '--json'], writer);
+    expect(notJson.code).toBe(2);
+    expect(notJson.json()).toEqual({ ok: false, code: 'BAD_RICH', error: expect.stringContaining('not valid JSON') });
+    const missing = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', join(s.dir, 'nowhere.json'), '--json'], writer);
+    expect(missing.json()).toMatchObject({ ok: false, code: 'FILE', error: expect.stringContaining('no such file') });
   });
 
   it('delivers --file attachments directly with the text in the first bubble', async () => {

@@ -18,31 +18,34 @@ export function checkReadableFile(flag: string, path: string): string {
   return path;
 }
 
-/** Reads a JSON file given on the command line ("-" reads standard input). */
-export function readJsonFile(flag: string, path: string): unknown {
-  let text: string;
+function readTextFile(flag: string, path: string): string {
   try {
-    text = path === '-' ? readFileSync(0, 'utf8') : readFileSync(checkReadableFile(flag, path), 'utf8');
+    return path === '-' ? readFileSync(0, 'utf8') : readFileSync(checkReadableFile(flag, path), 'utf8');
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw fileError(flag, path, (error as Error).message);
   }
+}
+
+/** Reads a JSON file given on the command line ("-" reads standard input); `code` names content that is not JSON. */
+export function readJsonFile(flag: string, path: string, code = 'FILE'): unknown {
+  const text = readTextFile(flag, path);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw fileError(flag, path, `not valid JSON (${(error as Error).message})`);
+    throw new CliError(code, `${flag} ${path}: not valid JSON (${(error as Error).message})`, EXIT.usage);
   }
 }
 
 /** The rich envelope of --rich-json: a JSON object with chat_bubble_type (command rule 4), sent as a string. */
 export function readRichEnvelope(path: string): string {
-  const envelope = readJsonFile('--rich-json', path);
+  const envelope = readJsonFile('--rich-json', path, 'BAD_RICH');
   if (typeof envelope !== 'object' || envelope === null || Array.isArray(envelope)) {
     throw new CliError('BAD_RICH', `--rich-json ${path}: the rich envelope must be a JSON object`, EXIT.usage);
   }
   const type = (envelope as Record<string, unknown>)['chat_bubble_type'];
   if (typeof type !== 'string' || type === '') {
-    throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type is required (TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED)`, EXIT.usage);
+    throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type is required (TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED or PERSONAL)`, EXIT.usage);
   }
   return JSON.stringify(envelope);
 }
