@@ -100,6 +100,21 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(text.stdout).toMatch(/│ node +│ Inquiry +│ 4 +│/);
   });
 
+  it('never reads through a gateway of another config folder that answers on the query port', async () => {
+    // it answers as a gateway would, with a graph that is not this folder's
+    const foreign = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ ok: true, service: 'brandwire-gateway', installed: true, nodes: { Inquiry: 99 }, relations: {}, ftsIndexes: [] }));
+    });
+    await new Promise<void>((done) => foreign.listen(queryPort, '127.0.0.1', done));
+    try {
+      const run = await kg(['status', '--json']);
+      expect(run.json()).toMatchObject({ ok: true, via: 'graph', nodes: { Inquiry: 4 } });
+    } finally {
+      await new Promise((done) => foreign.close(done));
+    }
+  });
+
   it('answers search --cypher --json with columns, Kuzu type names and JSON-typed values', async () => {
     const run = await kg(['search', '--cypher', 'MATCH (c:Conversation) RETURN c.userKey AS who, c.lines AS lines, c.ended AS ended, c.startedAt AS started, 9007199254740993 AS big ORDER BY who', '--json']);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });

@@ -1,7 +1,9 @@
 import type { KnowledgeGraph } from '@brandwire/knowledge';
 import type { KnowledgeBackend } from '@brandwire/knowledge-web';
+import { existsSync } from 'node:fs';
 import type { Session } from './config-store';
 import { knowledgeGraphPath } from './data-dir';
+import { runningGateway } from './gateway-control';
 import { readGatewayState } from './gateway-state';
 import { knowledgeFailure } from './knowledge-errors';
 import { queryPortOf } from './knowledge-settings';
@@ -20,13 +22,14 @@ function holderOf(command: string): string {
 }
 
 /**
- * status, search, view and read-only query: through the gateway when it answers on its query port (it holds
- * the graph then), else the graph opened read-only in this process.
+ * status, search, view and read-only query: through this config folder's gateway when it runs and answers (it
+ * holds the graph then), else the graph opened read-only in this process. A folder without a graph of its own
+ * reads through whichever gateway answers on its query port; a folder with one never reads another's graph.
  */
 export async function openReader(command: string, session: Session): Promise<KnowledgeReader> {
-  const port = queryPortOf(session.config);
   const { gatewayAnswers, gatewayBackend, graphBackend } = await import('@brandwire/knowledge-web');
-  if (await gatewayAnswers(port)) return { backend: gatewayBackend(port), via: 'gateway', port };
+  const port = runningGateway()?.port ?? (existsSync(knowledgeGraphPath()) ? undefined : queryPortOf(session.config));
+  if (port !== undefined && (await gatewayAnswers(port))) return { backend: gatewayBackend(port), via: 'gateway', port };
   const graph = await openGraph(command, { readOnly: true });
   return { backend: graphBackend(graph), via: 'graph' };
 }
