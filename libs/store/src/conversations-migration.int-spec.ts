@@ -17,9 +17,9 @@ describe.each(TEST_DIALECTS)('conversations of data migrated to 0006 on %s', (di
     return Store.open({ dataDir: db.dataDir, databaseUrl: db.databaseUrl });
   }
 
-  /** Takes the database back to before 0006 (its index and its record gone), as a service of the last release left it. */
+  /** Takes the database back to before 0006 (0006 and every later migration undone), as a service of that release left it. */
   async function undo0006(): Promise<void> {
-    const statements = ['drop index conversations_customer_session', "delete from kysely_migration where name = '0006-conversations-by-customer'"];
+    const statements = ['drop table consent_requests', 'drop index conversations_customer_session', "delete from kysely_migration where name >= '0006'"];
     if (dialect === 'sqlite') {
       execInSqliteFile(db.dataDir, statements.join(';\n'));
       return;
