@@ -51,12 +51,27 @@ describe('billing of consultations', () => {
     const refused = await send('b3');
     expect(refused.status).toBe(402);
     expect(refused.body).toEqual({ ok: false, code: 'PLAN_EXHAUSTED', message: expect.stringContaining('used up') });
+    expect(refused.body.message).toContain('plan of 3');
     expect((await h.customerChat('b3')).filter((b) => b.from === 'agent')).toEqual([]);
     // a consultation already served today still gets its messages
     expect((await send('b2', 'follow-up')).body.ok).toBe(true);
 
     const me = await h.get<{ brands: Array<{ channels: Array<{ key: string; plan: Plan }> }> }>('/api/agent/me');
     expect(me.body.brands[0]?.channels.find((c) => c.key === 'acme-kakao')?.plan).toEqual({ consultations: 3, used: 3, remaining: 0 });
+
+    // an end with a greeting the plan cannot pay for still ends; the greeting says why it was not sent
+    await h.customerWrites('b4', { text: 'bye' });
+    const ended = await h.post('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'b4', greeting: 'Thanks!' });
+    expect(ended.body).toEqual({
+      ok: true,
+      code: '0',
+      message: null,
+      sessionId: expect.any(String),
+      greeting: { ok: false, code: 'PLAN_EXHAUSTED', message: expect.stringContaining('used up') },
+    });
+    expect((await h.customerChat('b4')).filter((b) => b.from === 'agent')).toEqual([]);
+    const rooms = await h.get<{ rooms: Array<{ userKey: string }> }>('/api/agent/rooms?brand=acme-kakao');
+    expect(rooms.body.rooms.map((r) => r.userKey)).not.toContain('b4');
 
     await h.request('PUT', '/api/agent/settings/plan', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', consultations: 10 } });
     expect((await send('b3')).body.ok).toBe(true);

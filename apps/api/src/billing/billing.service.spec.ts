@@ -24,6 +24,8 @@ function setUp(answers: Reservation[] = []) {
         return Promise.resolve();
       },
     },
+    // an Admin has just raised the plan the cached channel record still shows as 10
+    directory: { findChannel: () => Promise.resolve({ ...channel, planConsultations: 12 }) },
   } as unknown as Store;
   const clock = new ShiftableClock(0, () => NOON_SEOUL);
   const billing = new BillingService(store, clock, { timeZone: 'Asia/Seoul' } as Config);
@@ -77,7 +79,11 @@ describe('BillingService', () => {
 
   it('fails with PLAN_EXHAUSTED (402) when the plan is used up, and remembers nothing', async () => {
     const { billing, reserved } = setUp(['exhausted', 'charged']);
-    await expect(billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'))).rejects.toMatchObject({ name: 'DomainError', code: 'PLAN_EXHAUSTED' });
+    await expect(billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'))).rejects.toMatchObject({
+      name: 'DomainError',
+      code: 'PLAN_EXHAUSTED',
+      message: expect.stringContaining('(channel acme-kakao, plan of 12)'),
+    });
     await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'));
     expect(reserved).toHaveLength(2);
   });

@@ -82,8 +82,11 @@ export class BillingService {
         return NO_CHARGE;
       case 'charged':
         return { release: () => this.store.billing.release(served), keep: () => this.kept.add(served) };
-      case 'exhausted':
-        throw fail('PLAN_EXHAUSTED', `${PLAN_EXHAUSTED_MESSAGE} (channel ${channel.key}, plan of ${channel.planConsultations})`);
+      case 'exhausted': {
+        // the channel record may be a few seconds old; the plan an Admin just set is the one to name
+        const plan = (await this.store.directory.findChannel(channel.key))?.planConsultations ?? channel.planConsultations;
+        throw fail('PLAN_EXHAUSTED', `${PLAN_EXHAUSTED_MESSAGE} (channel ${channel.key}, plan of ${plan})`);
+      }
       default: {
         const unreachable: never = reservation;
         throw new Error(`unknown reservation ${String(unreachable)}`);

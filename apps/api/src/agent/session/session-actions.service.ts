@@ -5,11 +5,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
+import { toErrorReply } from '../../common/errors/to-error-reply';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import { type EndReason, sessionEnding } from '../../journal/session-ending';
 import type { CustomerTargetDto } from '../send/dto/send-text.dto';
 import { SendService } from '../send/send.service';
-import type { EndDto, EndWithBotDto, SessionActionResponseDto } from './dto/session-action.dto';
+import type { EndDto, EndWithBotDto, GreetingResultDto, SessionActionResponseDto } from './dto/session-action.dto';
 
 /** Ends consultations (plainly or with a hand-off to the bot) and blocks or unblocks customers. Never billed. */
 @Injectable()
@@ -26,10 +27,21 @@ export class SessionActionsService {
   async end(principal: Principal, dto: EndDto): Promise<SessionActionResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     // the end happens whatever became of the greeting; the answer says both
-    const greeting = dto.greeting === undefined ? undefined : await this.sends.deliverText(channel, dto.userKey, dto.greeting);
+    const greeting = dto.greeting === undefined ? undefined : await this.sendGreeting(channel, dto.userKey, dto.greeting);
     const ended = await this.endWith(channel, dto.userKey, 'agent_end', (ref) => this.messenger.end(ref));
     if (!greeting) return ended;
     return { ...ended, ...(greeting.ok ? { serial: greeting.serial } : {}), greeting };
+  }
+
+  /** The greeting's outcome, also when it could not be sent at all (plan used up, for one): it never stops the end. */
+  private async sendGreeting(channel: ChannelRecord, userKey: string, greeting: string): Promise<GreetingResultDto> {
+    try {
+      return await this.sends.deliverText(channel, userKey, greeting);
+    } catch (error) {
+      const reply = toErrorReply(error);
+      if (!reply) throw error;
+      return reply.body;
+    }
   }
 
   async endWithBot(principal: Principal, dto: EndWithBotDto): Promise<SessionActionResponseDto> {

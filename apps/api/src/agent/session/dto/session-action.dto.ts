@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { SendResponseDto } from '../../send/dto/send-response.dto';
 import { CustomerTargetDto } from '../../send/dto/send-text.dto';
 
 export class EndDto extends CustomerTargetDto {
@@ -18,6 +17,14 @@ export class EndWithBotDto extends CustomerTargetDto {
   botEvent?: string;
 }
 
+/** How the greeting of an end went: a send's answer, or the error that kept it from being sent. */
+export class GreetingResultDto {
+  @ApiProperty() ok!: boolean;
+  @ApiProperty({ description: '"0" on success, the messenger code, or an error code such as PLAN_EXHAUSTED' }) code!: string;
+  @ApiProperty({ type: String, nullable: true }) message!: string | null;
+  @ApiPropertyOptional({ description: 'serial of the greeting bubble; absent when it never reached the messenger' }) serial?: string;
+}
+
 export class SessionActionResponseDto {
   @ApiProperty() ok!: boolean;
   @ApiProperty({ description: '"0" on success, otherwise the messenger code' }) code!: string;
@@ -25,6 +32,6 @@ export class SessionActionResponseDto {
   @ApiPropertyOptional({ type: String, nullable: true, description: 'the consultation that ended; null when none was in progress' })
   sessionId?: string | null;
   @ApiPropertyOptional({ description: 'serial of the greeting bubble (end with greeting)' }) serial?: string;
-  @ApiPropertyOptional({ type: SendResponseDto, description: 'how the greeting went (end with greeting); the consultation ends even when it was refused' })
-  greeting?: SendResponseDto;
+  @ApiPropertyOptional({ type: GreetingResultDto, description: 'how the greeting went (end with greeting); the consultation ends even when it was refused' })
+  greeting?: GreetingResultDto;
 }
