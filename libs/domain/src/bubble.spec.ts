@@ -126,11 +126,11 @@ describe('findBubbleByText', () => {
     expect(findBubbleByText([bubble({ sentAtMs: NOW - age })], 'hello', NOW, LOOKBACK) !== undefined).toBe(found);
   });
 
-  it('skips deleted bubbles and falls back to an older match', () => {
+  it('finds the most recent match even when it is deleted, never an older one behind it', () => {
     const older = bubble({ serial: 'bw-1763711999000000-aaaaaa', sentAtMs: NOW - 100_000 });
     const deleted = bubble({ serial: 'bw-1763712000000000-bbbbbb', sentAtMs: NOW - 10_000, deletedAtMs: NOW - 5000 });
-    expect(findBubbleByText([older, deleted], 'hello', NOW, LOOKBACK)).toBe(older);
-    expect(findBubbleByText([deleted], 'hello', NOW, LOOKBACK)).toBeUndefined();
+    expect(findBubbleByText([older, deleted], 'hello', NOW, LOOKBACK)).toBe(deleted);
+    expect(findBubbleByText([deleted], 'hello', NOW, LOOKBACK)).toBe(deleted);
   });
 
   it('picks the most recent of several matches, whatever the input order', () => {

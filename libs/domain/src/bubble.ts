@@ -56,8 +56,9 @@ export function checkDeletable(
 }
 
 /**
- * The bubble a delete by text targets: exact body match, sent within `lookbackSeconds` of now (inclusive),
- * not deleted, and for an image group only its first image; the most recent one wins.
+ * The bubble a delete by text targets: exact body match, sent within `lookbackSeconds` of now (inclusive), and
+ * for an image group only its first image; the most recent one wins, also when it is deleted already (the delete
+ * then answers that it is), so a delete sent twice never takes an older message with the same text.
  */
 export function findBubbleByText(
   bubbles: readonly SentBubble[],
@@ -68,7 +69,7 @@ export function findBubbleByText(
   const windowMs = lookbackSeconds * 1000;
   let best: SentBubble | undefined;
   for (const b of bubbles) {
-    if (b.text !== text || b.deletedAtMs !== null) continue;
+    if (b.text !== text) continue;
     if (b.groupIndex !== 0) continue;
     if (nowMs - b.sentAtMs > windowMs) continue;
     if (best === undefined || isMoreRecent(b, best)) best = b;

@@ -52,15 +52,22 @@ describe('POST /api/agent/delete', () => {
     expect(reply.body).toEqual({ ok: false, code: 'ALREADY_DELETED', message: expect.stringContaining('already deleted'), serial });
   });
 
-  it('deletes by exact text, most recent first', async () => {
+  it('deletes by exact text the most recent match; the same delete again says it is deleted and leaves the older one', async () => {
     await h.customerWrites('d2', { text: 'hello' });
     const older = await send('d2', 'see you');
     const newer = await send('d2', 'see you');
     const reply = await del({ userKey: 'd2', text: 'see you' });
     expect(reply.body).toMatchObject({ ok: true, serial: newer });
+    // a retry (the first answer lost on the way, say) must not take another message with the same text
     const again = await del({ userKey: 'd2', text: 'see you' });
-    expect(again.body).toMatchObject({ ok: true, serial: older });
-    const none = await del({ userKey: 'd2', text: 'see you' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ ok: false, code: 'ALREADY_DELETED', serial: newer });
+    expect((await h.customerChat('d2')).filter((b) => b.from === 'agent').map((b) => [b.serial, b.deleted])).toEqual([
+      [older, false],
+      [newer, true],
+    ]);
+    expect((await del({ userKey: 'd2', serial: older })).body).toMatchObject({ ok: true, serial: older });
+    const none = await del({ userKey: 'd2', text: 'no such text' });
     expect(none.status).toBe(404);
     expect(none.body).toMatchObject({ ok: false, code: 'NOT_FOUND', message: expect.stringContaining('withinSeconds') });
   });
