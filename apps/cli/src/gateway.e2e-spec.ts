@@ -175,6 +175,26 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     }
   });
 
+  it('refuses install and build while a gateway started before the graph existed runs', async () => {
+    const early = s.configDir('gw-early');
+    mkdirSync(early, { recursive: true, mode: 0o700 });
+    writeFileSync(join(early, 'config.json'), JSON.stringify({ knowledge: { queryPort: await freePort() } }), { mode: 0o600 });
+    expect((await cli(['gateway', 'start', '--json'], early)).json()).toMatchObject({ ok: true, started: true });
+    try {
+      for (const command of ['install', 'build']) {
+        const refused = await cli(['knowledge', command, '--json'], early);
+        expect(refused.code).toBe(1);
+        expect(refused.json()).toMatchObject({ ok: false, code: 'GRAPH_LOCKED', error: expect.stringContaining('started before the knowledge graph existed') });
+      }
+      expect(existsSync(join(early, 'knowledge', 'graph.kuzu'))).toBe(false);
+      const text = await cli(['knowledge', 'install'], early);
+      expect(text.stderr).toContain('Hint: run `brandwire gateway stop` first, then this command again');
+    } finally {
+      await cli(['gateway', 'stop', '--timeout', '2'], early);
+    }
+    expect((await cli(['knowledge', 'install', '--json'], early)).json()).toMatchObject({ ok: true });
+  });
+
   it('reports usage errors with exit 2', async () => {
     for (const args of [['gateway', 'start', '--bogus'], ['gateway', 'stop', '--timeout', '0'], ['gateway', 'status', 'extra']]) {
       const run = await cli([...args, '--json']);

@@ -1,11 +1,13 @@
 import type { KnowledgeGraph } from '@brandwire/knowledge';
 import type { KnowledgeBackend } from '@brandwire/knowledge-web';
 import { existsSync } from 'node:fs';
+import { CliError } from './cli-error';
 import type { Session } from './config-store';
 import { knowledgeGraphPath } from './data-dir';
+import { EXIT } from './exit-codes';
 import { runningGateway } from './gateway-control';
 import { readGatewayState } from './gateway-state';
-import { knowledgeFailure } from './knowledge-errors';
+import { STOP_GATEWAY_HINT, knowledgeFailure } from './knowledge-errors';
 import { queryPortOf } from './knowledge-settings';
 
 /** Where a reading command reads the graph: through the running gateway's query API, or the graph opened here. */
@@ -39,6 +41,18 @@ export async function openReader(command: string, session: Session): Promise<Kno
  * stopped, and a refusal (GRAPH_LOCKED) says so when the gateway is the holder.
  */
 export async function openGraph(command: string, options: { readOnly?: boolean } = {}): Promise<KnowledgeGraph> {
+  // a gateway holding the graph locks it (the library refuses then); one started before the graph existed holds
+  // no lock, and would go on serving no graph whatever is written now
+  const gatewayWithoutGraph = options.readOnly !== true && !existsSync(knowledgeGraphPath()) ? runningGateway() : undefined;
+  if (gatewayWithoutGraph) {
+    throw new CliError(
+      'GRAPH_LOCKED',
+      `the gateway (pid ${gatewayWithoutGraph.pid}) started before the knowledge graph existed and serves none; ${command} needs it stopped`,
+      EXIT.error,
+      { gatewayPid: gatewayWithoutGraph.pid },
+      STOP_GATEWAY_HINT,
+    );
+  }
   const { KnowledgeGraph } = await import('@brandwire/knowledge');
   try {
     return await KnowledgeGraph.open(knowledgeGraphPath(), { readOnly: options.readOnly === true, holder: holderOf(command) });
