@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -259,7 +259,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
   });
 
   it('serves the view on 127.0.0.1 until Ctrl-C; a build meanwhile is refused naming the view as the holder', async () => {
-    const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_TOKEN: TEST_TOKENS.reader } });
+    const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_TOKEN: TEST_TOKENS.reader }, processGroup: true });
     try {
       const started = JSON.parse(await firstLine(view)) as { ok: boolean; url: string; localhostUrl: string; port: number; via: string };
       expect(started).toEqual({ ok: true, url: `http://127.0.0.1:${started.port}/`, localhostUrl: `http://localhost:${started.port}/`, port: expect.any(Number), via: 'graph' });
@@ -275,10 +275,13 @@ describe('brandwire knowledge: install, build, search, query, status and view on
       const reader = await kg(['status', '--json']);
       expect(reader.json()).toMatchObject({ ok: true, installed: true, via: 'graph' });
     } finally {
-      view.kill('SIGINT');
+      // Ctrl-C in a terminal: the whole job gets SIGINT, the tool once from the terminal and once from the launcher
+      process.kill(-(view.pid ?? 0), 'SIGINT');
     }
     await exited(view);
     expect(view.exitCode).toBe(0);
+    // it closed the graph: no holder file is left behind
+    expect(readdirSync(join(config, 'knowledge', 'graph.kuzu.holders'))).toEqual([]);
   });
 
   it('reports usage errors with exit 2', async () => {

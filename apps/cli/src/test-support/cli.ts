@@ -21,6 +21,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   timeoutMs?: number;
+  /** in a process group of its own, as a shell runs a job: a terminal's Ctrl-C is `process.kill(-pid, 'SIGINT')` */
+  processGroup?: boolean;
 }
 
 /** The environment of a run: nothing of the developer's own brandwire settings, and no per-process CA bundle cost. */
@@ -35,7 +37,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 }
 
 export function spawnCli(args: readonly string[], options: RunOptions = {}, file = LAUNCHER): ChildProcess {
-  return spawn(file, args, { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(file, args, { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'], detached: options.processGroup === true });
 }
 
 /** Runs the tool as a person's shell would (the launcher, or another install of it), collecting its output and exit code. */
