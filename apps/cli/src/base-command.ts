@@ -12,9 +12,12 @@ export abstract class BrandwireCommand extends Command {
 
   private cachedSession: Session | undefined;
 
-  /** The endpoint, key and default channel in use (environment over stored config); read once. */
-  protected session(): Session {
-    this.cachedSession ??= loadSession();
+  /**
+   * The endpoint, key and default channel in use (environment over stored config); read once. An unreadable
+   * config file fails the command unless `tolerateBadConfig` (the commands that show or replace it).
+   */
+  protected session(options: { tolerateBadConfig?: boolean } = {}): Session {
+    this.cachedSession ??= loadSession(process.env, options);
     return this.cachedSession;
   }
 

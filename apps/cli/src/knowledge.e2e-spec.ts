@@ -59,6 +59,8 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('The knowledge graph was installed already; nothing to create.');
     expect(statSync(configFile).mode & 0o777).toBe(0o600);
+    // the graph holds customers' words: its folder is the owner's only
+    expect(statSync(join(config, 'knowledge')).mode & 0o777).toBe(0o700);
     expect(JSON.parse(readFileSync(configFile, 'utf8'))).toEqual({ knowledge: { queryPort, enabled: true } });
   });
 

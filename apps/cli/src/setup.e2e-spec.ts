@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_TOKENS } from '@brandwire/client/testing';
 import { CliSandbox, LAUNCHER } from './test-support/cli';
@@ -42,6 +42,15 @@ describe('setup, whoami and key storage', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('scope:           BrandWrite (read; send, delete, block, upload)');
     expect(text.stdout).toMatch(/Channels by brand:\n.*\n│ BRAND +│ CHANNEL +│ NAME +│ TYPE +│ CONSULTATIONS LEFT │\n│ acme +│ acme-kakao +│ Acme Kakao +│ kakao +│ 1000\/1000 +│\n│ acme +│ acme-naver/);
+  });
+
+  it('makes a config folder that existed with wider modes private (0700)', async () => {
+    const config = s.configDir('wide');
+    mkdirSync(config, { recursive: true });
+    chmodSync(config, 0o755);
+    expect((await s.run(['setup', TEST_TOKENS.reader, '--endpoint', s.url, '--json'], { config, env: { BRANDWIRE_ENDPOINT: undefined } })).code).toBe(0);
+    expect(statSync(config).mode & 0o777).toBe(0o700);
+    expect(statSync(join(config, 'config.json')).mode & 0o777).toBe(0o600);
   });
 
   it('stores nothing with --dry-run', async () => {
@@ -131,8 +140,22 @@ describe('setup, whoami and key storage', () => {
     expect(refused.code).toBe(4);
     expect(refused.stderr).toBe('Error: unknown key (UNAUTHORIZED)\nHint: the stored key was refused: run `brandwire setup <key>` or `brandwire login` again\n');
     writeFileSync(join(config, 'config.json'), '{ not json');
-    const damaged = await s.run(['env', '--json'], { config });
+    const damaged = await s.run(['whoami', '--json'], { config });
     expect(damaged.code).toBe(1);
     expect(damaged.json()).toEqual({ ok: false, error: expect.stringContaining(`${join(config, 'config.json')} is not a valid config file`), code: 'CONFIG' });
+  });
+
+  it('still shows env with a damaged config file, and setup replaces the file as its error says', async () => {
+    const config = s.configDir('replaced');
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, 'config.json'), '[]');
+    const env = await s.run(['env', '--json'], { config, env: { BRANDWIRE_ENDPOINT: undefined } });
+    expect(env.code).toBe(0);
+    expect(env.json()).toMatchObject({ ok: true, endpointSource: 'default', keySource: 'none', configError: expect.stringContaining('is not a valid config file') });
+    expect((await s.run(['env'], { config })).stdout).toMatch(/config problem: +.*not a valid config file/);
+    const setup = await s.run(['setup', TEST_TOKENS.reader, '--endpoint', s.url, '--json'], { config, env: { BRANDWIRE_ENDPOINT: undefined } });
+    expect(setup.code).toBe(0);
+    expect(stored(config)).toMatchObject({ endpoint: s.url, token: TEST_TOKENS.reader });
+    expect((await s.run(['env', '--json'], { config })).json()).not.toHaveProperty('configError');
   });
 });

@@ -12,7 +12,7 @@ export interface GatewayState {
 
 /** Written to a temporary file and renamed, so a reader never sees half a file. */
 export function writeState(file: string, state: GatewayState): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${state.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(state)}\n`);
   renameSync(temporary, file);

@@ -32,7 +32,8 @@ export async function openDatabase(path: string, options: OpenOptions): Promise<
   if (readOnly && !existsSync(full)) {
     throw new KnowledgeGraphError('GRAPH_MISSING', `There is no knowledge graph at ${full} yet: install and build it first.`);
   }
-  if (!readOnly) mkdirSync(dirname(full), { recursive: true });
+  // owner only: the graph holds customers' words
+  if (!readOnly) mkdirSync(dirname(full), { recursive: true, mode: 0o700 });
   const holder: GraphHolder = { pid: process.pid, description: options.holder ?? defaultHolder(), readOnly, since: new Date().toISOString() };
   claimInProcess(full, holder);
   const holderFile = writeHolderFile(full, holder);

@@ -76,7 +76,7 @@ export function releaseInProcess(dbPath: string, holder: GraphHolder): void {
 /** Writes this process's holder file; returns its path for removal at close. */
 export function writeHolderFile(dbPath: string, holder: GraphHolder): string {
   const dir = holdersDir(dbPath);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   counter += 1;
   const file = join(dir, `${holder.pid}-${counter}.json`);
   writeFileSync(file, `${JSON.stringify(holder)}\n`);

@@ -16,6 +16,8 @@ export interface EnvResult {
   launcherPath: string;
   version: string;
   node: string;
+  /** present when the config file cannot be read: what is wrong with it (setup writes a new one) */
+  configError?: string;
 }
 
 export default class Env extends BrandwireCommand {
@@ -26,7 +28,7 @@ export default class Env extends BrandwireCommand {
 
   async run(): Promise<EnvResult> {
     await this.parse(Env);
-    const session = this.session();
+    const session = this.session({ tolerateBadConfig: true });
     const root = this.config.root;
     const result: EnvResult = {
       ok: true,
@@ -40,6 +42,7 @@ export default class Env extends BrandwireCommand {
       launcherPath: join(root, 'bin', 'brandwire'),
       version: this.config.version,
       node: process.version,
+      ...(session.configError === undefined ? {} : { configError: session.configError }),
     };
     await this.show(() => {
       const from = { env: 'from BRANDWIRE_ENDPOINT', config: 'stored by setup', default: 'default' }[result.endpointSource];
@@ -49,6 +52,7 @@ export default class Env extends BrandwireCommand {
         ['endpoint', `${result.endpoint} (${from})`],
         ['key', key],
         ['config path', result.configPath],
+        ...(result.configError === undefined ? [] : [['config problem', result.configError] as [string, string]]),
         ['binary path', result.binaryPath],
         ['binary args', result.binaryArgs.join(' ')],
         ['launcher', result.launcherPath],

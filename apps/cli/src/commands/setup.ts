@@ -47,7 +47,8 @@ export default class Setup extends BrandwireCommand {
         },
         prompter: args.key === undefined ? terminalPrompter() : undefined,
       },
-      this.session(),
+      // a config file that cannot be read is replaced: setup is what its error tells to run
+      this.session({ tolerateBadConfig: true }),
     );
     await this.show(() =>
       [

@@ -66,9 +66,19 @@ export function readConfig(path: string): StoredConfig {
   }
 }
 
+/** A folder that existed before with wider modes gets 0700 too; a folder of someone else's is left as it is. */
+function tightenFolder(folder: string): void {
+  try {
+    chmodSync(folder, 0o700);
+  } catch {
+    // not ours to change: the file itself is 0600 all the same
+  }
+}
+
 /** Writes the config readable by its owner only (0600, folder 0700), atomically by rename. */
 export function writeConfig(path: string, config: StoredConfig): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  tightenFolder(dirname(path));
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   chmodSync(temp, 0o600);
@@ -84,11 +94,21 @@ export interface Session {
   channel: string | undefined;
   configPath: string;
   config: StoredConfig;
+  /** why the config file could not be used; only for the commands that go on without it (env, setup) */
+  configError?: string;
 }
 
-export function loadSession(env: Env = process.env): Session {
+/** The session; with `tolerateBadConfig` an unreadable config file counts as none, and `configError` says why. */
+export function loadSession(env: Env = process.env, options: { tolerateBadConfig?: boolean } = {}): Session {
   const path = configPath(env);
-  const config = readConfig(path);
+  let config: StoredConfig = {};
+  let configError: string | undefined;
+  try {
+    config = readConfig(path);
+  } catch (error) {
+    if (options.tolerateBadConfig !== true || !(error instanceof CliError)) throw error;
+    configError = error.message;
+  }
   const envEndpoint = env['BRANDWIRE_ENDPOINT'];
   const envToken = env['BRANDWIRE_TOKEN'];
   return {
@@ -99,5 +119,6 @@ export function loadSession(env: Env = process.env): Session {
     channel: config.channel,
     configPath: path,
     config,
+    ...(configError === undefined ? {} : { configError }),
   };
 }
