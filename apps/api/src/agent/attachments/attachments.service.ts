@@ -1,6 +1,6 @@
 import { type SerialGenerator, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
 import type { ChannelRecord, NewBubble } from '@brandwire/store';
-import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
+import { type MessengerPort, type ShiftableClock, type UpstreamResult, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, SERIALS } from '../../app/tokens';
 import { BillingService } from '../../billing/billing.service';
@@ -47,30 +47,51 @@ export class AttachmentsService {
     const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
     const style = dto.imageStyle ?? 'rich';
     const text = dto.text !== undefined && dto.text.trim() !== '' ? dto.text : null;
-    const run = new ImageRun(style === 'rich' ? text : null);
+    const send: AttachmentSend = { channel, userKey: dto.userKey, style, run: new ImageRun(style === 'rich' ? text : null), unreachable: undefined };
     const results: AttachmentResultDto[] = [];
     try {
       for (const bubble of planBubbles(incoming, dto.text, style)) {
-        if (bubble.kind !== 'image') results.push(...(await this.endImages(channel, dto.userKey, run)));
-        results.push(await this.sendBubble(channel, dto.userKey, bubble, style, run));
+        if (bubble.kind !== 'image') results.push(...(await this.endImages(send)));
+        results.push(await this.attempt(send, bubble));
       }
-      results.push(...(await this.endImages(channel, dto.userKey, run)));
+      results.push(...(await this.endImages(send)));
+    } catch (error) {
+      if (!results.some((r) => r.ok)) await charge.release();
+      throw error;
     } finally {
       // an error mid-send still journals the images the customer already has
-      await this.journalImages(channel, dto.userKey, run.end()?.images ?? []);
+      await this.journalImages(channel, dto.userKey, send.run.end()?.images ?? []);
     }
     const ok = results.some((r) => r.ok);
     if (!ok) await charge.release();
+    // nothing reached the customer because the messenger could not be reached: answered as any send is (502)
+    if (!ok && send.unreachable) throw send.unreachable;
     return { ok, results };
   }
 
+  /**
+   * One bubble, or its failed item: once the messenger cannot be reached, this bubble and the ones after it fail
+   * their items (not tried again), and the bubbles delivered before keep their results and serials.
+   */
+  private async attempt(send: AttachmentSend, bubble: PlannedBubble): Promise<AttachmentResultDto> {
+    if (!send.unreachable) {
+      try {
+        return await this.sendBubble(send.channel, send.userKey, bubble, send.style, send.run);
+      } catch (error) {
+        if (!(error instanceof UpstreamUnavailableError)) throw error;
+        send.unreachable = error;
+      }
+    }
+    return { kind: bubble.kind, ok: false, code: 'UPSTREAM_UNAVAILABLE', serial: this.serials.next(), message: `the messenger could not be reached: ${send.unreachable.message}` };
+  }
+
   /** Journals the images delivered, and sends the agent's text on its own when none of them could carry it. */
-  private async endImages(channel: ChannelRecord, userKey: string, run: ImageRun): Promise<AttachmentResultDto[]> {
-    const ended = run.end();
+  private async endImages(send: AttachmentSend): Promise<AttachmentResultDto[]> {
+    const ended = send.run.end();
     if (!ended) return [];
-    await this.journalImages(channel, userKey, ended.images);
+    await this.journalImages(send.channel, send.userKey, ended.images);
     if (ended.uncarriedText === null) return [];
-    return [await this.sendBubble(channel, userKey, { kind: 'text', text: ended.uncarriedText }, 'rich', run)];
+    return [await this.attempt(send, { kind: 'text', text: ended.uncarriedText })];
   }
 
   private async sendBubble(channel: ChannelRecord, userKey: string, bubble: PlannedBubble, style: 'rich' | 'plain', run: ImageRun): Promise<AttachmentResultDto> {
@@ -143,6 +164,16 @@ export class AttachmentsService {
       timestampUnixMs: this.clock.now(),
     });
   }
+}
+
+/** One attachment send in progress. */
+interface AttachmentSend {
+  channel: ChannelRecord;
+  userKey: string;
+  style: 'rich' | 'plain';
+  run: ImageRun;
+  /** set once the messenger could not be reached */
+  unreachable: UpstreamUnavailableError | undefined;
 }
 
 function incomingFile(file: Express.Multer.File): IncomingFile {
