@@ -63,6 +63,12 @@ describe('the tool without a service', () => {
     expect(version.stdout).toMatch(/^@brandwire\/cli\/1\.2\.0 /);
   });
 
+  it('takes the global --json before the command as well', async () => {
+    const env = await runCli(['--json', 'env'], { env: { BRANDWIRE_CONFIG_DIR: dir } });
+    expect(env.code).toBe(0);
+    expect(env.stdout).toMatch(/^\{"ok":true,[^\n]*\}\n$/);
+  });
+
   it('offers shell completion', async () => {
     const completion = await runCli(['autocomplete', 'script', 'bash'], { env: { BRANDWIRE_CONFIG_DIR: dir, XDG_CACHE_HOME: join(dir, 'cache') } });
     expect(completion.code).toBe(0);
