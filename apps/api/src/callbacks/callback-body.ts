@@ -18,17 +18,24 @@ export function requiredString(body: CallbackBody, field: string): string {
   return value;
 }
 
+/** A string, or a number read as one (the messenger sends some ids as numbers); absent when missing or null. */
 export function optionalString(body: CallbackBody, field: string): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value !== 'string') throw fail('BAD_REQUEST', `${field} must be a string`);
   return value;
 }
 
+/** The latest instant a JavaScript date holds (epoch milliseconds): later times could not be shown as dates. */
+const LATEST_DATE_MS = 8.64e15;
+
 export function timeOf(body: CallbackBody, fallback: number): number {
   const value = body['time'];
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw fail('BAD_REQUEST', 'time must be epoch milliseconds');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > LATEST_DATE_MS) {
+    throw fail('BAD_REQUEST', 'time must be epoch milliseconds (a whole number of a real date)');
+  }
   return value;
 }
 

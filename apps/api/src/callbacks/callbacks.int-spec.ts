@@ -227,4 +227,26 @@ describe('messenger callbacks', () => {
     expect(signalsOf('consent-late').filter((j) => j['kind'] === 'personal_info')).toEqual([]);
     expect(signalsOf('consent-in-time').filter((j) => j['kind'] === 'personal_info')).toEqual([expect.objectContaining({ nickname: 'Hana', phoneNumber: '010-1111-2222' })]);
   });
+
+  it.each([
+    ['beyond any date', 1e300],
+    ['not whole milliseconds', 1.5],
+    ['negative', -1],
+    ['a string', '1700000000000'],
+  ])('refuses a callback whose time is %s with 400 BAD_REQUEST, journaling nothing', async (_, time) => {
+    const before = await h.get<{ messages: unknown[] }>('/api/agent/rooms/bad-time/messages?brand=acme-kakao', TOKENS.reader);
+    const reply = await messengerCalls('message', { user_key: 'bad-time', session_id: '777', serial_number: 1, type: 'text', contents: ['hi'], time });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('time must be epoch milliseconds') });
+    const after = await h.get<{ messages: unknown[] }>('/api/agent/rooms/bad-time/messages?brand=acme-kakao', TOKENS.reader);
+    expect(after.body.messages).toEqual(before.body.messages);
+  });
+
+  it('journals a new consultation whose app_user_id is a number, as a string', async () => {
+    const reply = await messengerCalls('reference', { user_key: 'numeric-app-user', session_id: '4242', app_user_id: 12345, reference: {}, last_reference: null });
+    expect(reply.status).toBe(200);
+    const item = await lastItem('numeric-app-user');
+    expect(item).toMatchObject({ kind: 'reference', sessionId: '4242' });
+    await receiver.waitFor((a) => a.some((d) => d.json['userKey'] === 'numeric-app-user' && d.json['kind'] === 'reference'));
+  });
 });
