@@ -95,13 +95,22 @@ export class SignalsRepo {
     return rows.map((r) => r.channel_key);
   }
 
-  /** The oldest pending signals of a channel, in order (due or not: later ones of a customer wait for earlier ones). */
-  async pending(channelKey: string, limit: number): Promise<SignalRecord[]> {
-    const rows = await this.db
+  /**
+   * The oldest pending signals of a channel, in order (due or not: later ones of a customer wait for earlier ones),
+   * at most `perCustomer` of each customer: a customer whose backlog waits for retries never crowds the other
+   * customers' signals out of the batch.
+   */
+  async pending(channelKey: string, limit: number, perCustomer = limit): Promise<SignalRecord[]> {
+    const chains = this.db
       .selectFrom('signals')
       .selectAll()
+      .select(sql<number>`row_number() over (partition by user_key order by seq, part)`.as('place_in_chain'))
       .where('channel_key', '=', channelKey)
-      .where('state', '=', PENDING)
+      .where('state', '=', PENDING);
+    const rows = await this.db
+      .selectFrom(chains.as('c'))
+      .selectAll()
+      .where('place_in_chain', '<=', perCustomer)
       .orderBy('seq')
       .orderBy('part')
       .limit(limit)

@@ -226,6 +226,16 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.uploads.find('https://files/y.png')).toBeUndefined();
   });
 
+  it("gives pending signals in order with at most so many of each customer, so one customer's backlog leaves room for others", async () => {
+    await store.settings.setWebhookUrl('acme-kakao', 'https://hooks.example.com/in');
+    const message = (userKey: string, at: number) => ({ userKey, sessionId: '1', kind: 'message' as const, text: 'x', timestampUnixMs: at });
+    await store.journal.append('acme-kakao', [message('stuck', 1), message('stuck', 2), message('stuck', 3), message('stuck', 4), message('newbie', 5), message('stuck', 6)]);
+    const of = (signals: Array<{ userKey: string; seq: number }>) => signals.map((s) => [s.userKey, s.seq]);
+    expect(of(await store.signals.pending('acme-kakao', 3))).toEqual([['stuck', 1], ['stuck', 2], ['stuck', 3]]);
+    expect(of(await store.signals.pending('acme-kakao', 3, 2))).toEqual([['stuck', 1], ['stuck', 2], ['newbie', 5]]);
+    expect(of(await store.signals.pending('acme-kakao', 10, 1))).toEqual([['stuck', 1], ['newbie', 5]]);
+  });
+
   it("writes each item's signals with it: pending with a webhook, none without, in seq order", async () => {
     expect((await store.settings.get('acme-kakao')).webhookSecret).toMatch(/^whsec_/);
     await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '1', kind: 'message', text: 'before the webhook', timestampUnixMs: 1 }]);

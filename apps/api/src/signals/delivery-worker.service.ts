@@ -12,6 +12,8 @@ import type { WebhookSender } from './webhook-sender';
 const IDLE_POLL_MS = 250;
 const BATCH = 2_000;
 const PARALLEL_CUSTOMERS = 64;
+/** A customer's signals in one batch at most, so one customer's backlog leaves room for the others'. */
+const PER_CUSTOMER = 500;
 const OPEN_CIRCUIT_AFTER = 8;
 /** the longest a channel waits for its next round while nothing of it is due (a new signal's first attempt waits as long at most) */
 const MAX_PAUSE_MS = 2_000;
@@ -152,7 +154,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async deliverChannel(channelKey: string, url: string, secret: string, now: number, lease: { lost: boolean }): Promise<ChannelRound> {
-    const pending = await this.store.signals.pending(channelKey, BATCH);
+    const pending = await this.store.signals.pending(channelKey, BATCH, PER_CUSTOMER);
     const chains = new Map<string, SignalRecord[]>();
     for (const signal of pending) {
       const chain = chains.get(signal.userKey);
