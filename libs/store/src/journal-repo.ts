@@ -206,6 +206,12 @@ export class JournalRepo {
     return row && toConversation(row);
   }
 
+  /** The conversations of a session id, on any channel and of any customer (at most `max`). */
+  async findSessionConversations(sessionId: string, max: number): Promise<ConversationRecord[]> {
+    const rows = await this.db.selectFrom('conversations').selectAll().where('session_id', '=', sessionId).limit(max).execute();
+    return rows.map(toConversation);
+  }
+
   /** The conversation of a customer's session, whatever its convId. */
   async findCustomerConversation(channelKey: string, userKey: string, sessionId: string): Promise<ConversationRecord | undefined> {
     const row = await this.db

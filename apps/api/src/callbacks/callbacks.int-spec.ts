@@ -249,4 +249,19 @@ describe('messenger callbacks', () => {
     expect(item).toMatchObject({ kind: 'reference', sessionId: '4242' });
     await receiver.waitFor((a) => a.some((d) => d.json['userKey'] === 'numeric-app-user' && d.json['kind'] === 'reference'));
   });
+
+  it('relays a consent result that names only the session, to the customer of that consultation; an unknown session is 400', async () => {
+    const onlySession = (body: Record<string, unknown>) =>
+      h.request('POST', '/upstream/personal_info', { token: null, headers: { 'x-partner-key': h.service.runtime.config.upstreamPartnerKey }, body });
+    await h.customerWrites('consent-by-session', { text: 'hi' });
+    expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'consent-by-session' })).body).toMatchObject({ ok: true });
+    const { sessionId } = await lastItem('consent-by-session');
+    expect((await onlySession({ session_id: sessionId, nickname: 'Bora', phone_number: '010-3333-4444' })).body).toEqual({ ok: true });
+    await receiver.waitFor((a) => a.some((d) => d.json['kind'] === 'personal_info' && d.json['userKey'] === 'consent-by-session'));
+    expect(signalsOf('consent-by-session').filter((j) => j['kind'] === 'personal_info')).toEqual([expect.objectContaining({ brandKey: 'acme-kakao', nickname: 'Bora' })]);
+
+    const unknown = await onlySession({ session_id: '999999999', nickname: 'Bora', phone_number: '010-3333-4444' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('names no consultation') });
+  });
 });

@@ -100,8 +100,7 @@ export class CallbacksService {
    * request is no longer valid and is not relayed; a request another tool sent is not known here and is relayed.
    */
   async personalInfo(body: CallbackBody): Promise<{ ok: true }> {
-    const channel = await this.channelOf(body);
-    const userKey = requiredString(body, 'user_key');
+    const { channel, userKey } = await this.consentingCustomer(body);
     const sessionId = optionalString(body, 'session_id');
     const requestedAt = sessionId === undefined ? undefined : await this.store.consentRequests.requestedAtMs({ channelKey: channel.key, userKey, sessionId });
     if (requestedAt !== undefined && timeOf(body, this.clock.now()) - requestedAt > CONSENT_VALIDITY_MS) {
@@ -113,6 +112,27 @@ export class CallbacksService {
       phoneNumber: requiredString(body, 'phone_number'),
     });
     return { ok: true };
+  }
+
+  /**
+   * Who consented: by sender_key and user_key, or, when the messenger names only the session (its notes list
+   * just session_id with the values), by the one consultation of that session this service knows.
+   */
+  private async consentingCustomer(body: CallbackBody): Promise<{ channel: ChannelRecord; userKey: string }> {
+    const userKey = optionalString(body, 'user_key');
+    if (body['sender_key'] !== undefined && userKey !== undefined) return { channel: await this.channelOf(body), userKey };
+    const sessionId = requiredString(body, 'session_id');
+    const channelKey = body['sender_key'] === undefined ? undefined : (await this.channelOf(body)).key;
+    const matches = (await this.store.journal.findSessionConversations(sessionId, 10)).filter(
+      (c) => (channelKey === undefined || c.channelKey === channelKey) && (userKey === undefined || c.userKey === userKey),
+    );
+    const [only] = matches;
+    if (!only || matches.length > 1) {
+      throw fail('BAD_REQUEST', `session_id ${sessionId} names ${matches.length === 0 ? 'no' : 'more than one'} consultation of this service: sender_key and user_key are needed`);
+    }
+    const channel = await this.store.directory.findChannel(only.channelKey);
+    if (!channel) throw fail('UNKNOWN_BRAND', `the channel of session ${sessionId} is gone`);
+    return { channel, userKey: only.userKey };
   }
 
   /**

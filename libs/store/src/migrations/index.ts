@@ -6,6 +6,7 @@ import * as signals from './0004-signals';
 import * as deviceCodes from './0005-device-codes';
 import * as conversationsByCustomer from './0006-conversations-by-customer';
 import * as consentRequests from './0007-consent-requests';
+import * as conversationsBySession from './0008-conversations-by-session';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-device-codes': deviceCodes,
   '0006-conversations-by-customer': conversationsByCustomer,
   '0007-consent-requests': consentRequests,
+  '0008-conversations-by-session': conversationsBySession,
 };
 
 export const migrationProvider: MigrationProvider = {
