@@ -147,7 +147,7 @@ describe('the knowledge query API over a real graph opened read-only', () => {
 
   it('answers 405 METHOD_NOT_ALLOWED to anything but GET and HEAD, with no CORS headers', async () => {
     for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS']) {
-      const res = await httpCall(api.port, '/knowledge/cypher?q=RETURN%201', { method, headers: { origin: 'http://evil.example' } });
+      const res = await httpCall(api.port, '/knowledge/cypher?q=RETURN%201', { method, headers: { origin: `http://localhost:${api.port}` } });
       expect(res.status).toBe(405);
       expect(res.headers['allow']).toBe('GET, HEAD');
       expect(res.json()).toEqual({ ok: false, code: 'METHOD_NOT_ALLOWED', message: `${method} is not allowed here: the API only reads (GET).` });
@@ -156,8 +156,48 @@ describe('the knowledge query API over a real graph opened read-only', () => {
     const head = await httpCall(api.port, '/knowledge/status', { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
-    const get = await httpCall(api.port, '/knowledge/status', { headers: { origin: 'http://evil.example' } });
+    const get = await httpCall(api.port, '/knowledge/status', { headers: { origin: `http://127.0.0.1:${api.port}` } });
+    expect(get.status).toBe(200);
     expect(Object.keys(get.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+  });
+
+  it('refuses what a page of another site asks for (403 FORBIDDEN), and answers its own page and local programs', async () => {
+    const forbidden = { ok: false, code: 'FORBIDDEN', message: 'This server answers its own page and local programs only, not requests another site makes.' };
+    const q = `/knowledge/cypher?q=${encodeURIComponent('MATCH (c:Customer) RETURN c.userKey')}`;
+    const crossSite: Array<Record<string, string>> = [
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { origin: `http://127.0.0.1:${api.port + 1}` },
+    ];
+    for (const headers of crossSite) {
+      const res = await httpCall(api.port, q, { headers });
+      expect({ headers, status: res.status }).toEqual({ headers, status: 403 });
+      expect(res.json()).toEqual(forbidden);
+    }
+    expect((await httpCall(api.port, q)).status).toBe(200);
+    expect((await httpCall(api.port, q, { headers: { 'sec-fetch-site': 'none' } })).status).toBe(200);
+    expect((await httpCall(view.port, '/cypher?q=RETURN%201', { headers: { 'sec-fetch-site': 'same-origin', origin: `http://localhost:${view.port}` } })).status).toBe(200);
+  });
+
+  it('refuses statements that write files or load extensions through the read-only API, writing no file', async () => {
+    const { existsSync, mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'kg-copy-'));
+    try {
+      for (const statement of [`COPY (MATCH (c:Customer) RETURN c.userKey) TO '${join(dir, 'out.csv')}'`, `/* x */ export database '${join(dir, 'dump')}'`, 'LOAD EXTENSION json', 'INSTALL json']) {
+        const res = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent(statement)}`);
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(res.json()).toMatchObject({ ok: false, message: expect.stringContaining('reaches files or extensions beyond the graph') });
+      }
+      expect(existsSync(join(dir, 'out.csv'))).toBe(false);
+      expect(existsSync(join(dir, 'dump'))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses requests whose Host is not 127.0.0.1:<port> or localhost:<port> (403 FORBIDDEN, DNS rebinding)', async () => {

@@ -60,6 +60,23 @@ class Responder {
   }
 }
 
+/**
+ * A request a page of another site made (a link, an image, a form): browsers say so in Sec-Fetch-Site, or name the
+ * page's origin. Local programs send neither; the view's own page is same-origin.
+ */
+function fromAnotherSite(req: IncomingMessage, allowedHosts: ReadonlySet<string>): boolean {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = req.headers.origin;
+  if (origin === undefined) return false;
+  try {
+    const url = new URL(origin);
+    return url.protocol !== 'http:' || !allowedHosts.has(url.host.toLowerCase());
+  } catch {
+    return true;
+  }
+}
+
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException): void => {
@@ -82,6 +99,9 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (!allowedHosts.has((req.headers.host ?? '').toLowerCase())) {
       throw new KnowledgeApiError('FORBIDDEN', 'This server answers only requests addressed to 127.0.0.1 or localhost with its port.');
+    }
+    if (fromAnotherSite(req, allowedHosts)) {
+      throw new KnowledgeApiError('FORBIDDEN', 'This server answers its own page and local programs only, not requests another site makes.');
     }
     const route: ApiRoute | undefined = api.get(url.pathname) ?? (view && url.pathname === '/cypher' ? VIEW_CYPHER_ROUTE : undefined);
     const asset: Asset | undefined = view ? VIEW_ASSETS.get(url.pathname) : undefined;

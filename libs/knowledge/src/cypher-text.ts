@@ -1,7 +1,8 @@
 /**
  * Just enough Cypher lexing to split a batch on `;` and to find the `$parameters` a statement uses,
  * skipping string literals ('...', "..."), escaped names (`...`) and comments (// and /* *\/).
- * It never decides what a statement may do: read-only is enforced by opening the database read-only.
+ * What a statement may do is the database's to enforce (read-only opening, read-only transactions), but for the
+ * statements that reach beyond the graph, which its read-only mode lets through: see `leadingKeyword`.
  */
 
 interface Scan {
@@ -75,4 +76,22 @@ export function splitStatements(text: string): string[] {
 /** The distinct `$name` parameters used by one statement (or a whole batch). */
 export function parameterNames(statement: string): string[] {
   return [...new Set(scan(statement).parameters.flat())];
+}
+
+/** The statement's first word, upper-cased, after white space and comments ('' when it starts otherwise). */
+export function leadingKeyword(statement: string): string {
+  let i = 0;
+  for (;;) {
+    while (i < statement.length && /\s/.test(statement[i] ?? '')) i++;
+    if (statement.startsWith('//', i)) {
+      const newline = statement.indexOf('\n', i);
+      i = newline < 0 ? statement.length : newline + 1;
+    } else if (statement.startsWith('/*', i)) {
+      const close = statement.indexOf('*/', i + 2);
+      i = close < 0 ? statement.length : close + 2;
+    } else {
+      break;
+    }
+  }
+  return /^[A-Za-z]+/.exec(statement.slice(i))?.[0].toUpperCase() ?? '';
 }

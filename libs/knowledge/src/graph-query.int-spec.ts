@@ -68,6 +68,22 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     });
   });
 
+  it('refuses statements that write files or load extensions unless writes are allowed; allows them with write', async () => {
+    const { existsSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const file = join(temp.dir, 'customers.csv');
+    const copy = `// export\nCOPY (MATCH (c:Customer) RETURN c.userKey) TO '${file}'`;
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      await expect(graph.query(copy)).rejects.toEqual(new KnowledgeGraphError('READ_ONLY', 'COPY reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).'));
+      const report = await graph.queryBatch(`RETURN 1; EXPORT DATABASE '${join(temp.dir, 'dump')}'`, { continueOnError: true });
+      expect(report.statements.map((s) => s.ok)).toEqual([true, false]);
+    });
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(join(temp.dir, 'dump'))).toBe(false);
+    await withGraph(temp.path, {}, (graph) => graph.query(copy, undefined, { write: true }));
+    expect(existsSync(file)).toBe(true);
+  });
+
   it('runs read-only queries on a writable graph in a read-only transaction, so writes fail there too', async () => {
     await withGraph(temp.path, {}, async (graph) => {
       await expect(graph.query("CREATE (:Channel {key: 'x'})")).rejects.toThrow('Can not execute a write query inside a read-only transaction.');

@@ -1,9 +1,12 @@
 /**
- * Cypher for people and tools. Read-only is enforced by the database, never by reading the text: a graph opened
- * read-only refuses writes itself, and on a graph opened for writing a read-only query runs inside
- * `BEGIN TRANSACTION READ ONLY` as one prepared statement (so it cannot end that transaction and go on).
+ * Cypher for people and tools. Writes to the graph are refused by the database: a graph opened read-only refuses
+ * them itself, and on a graph opened for writing a read-only query runs inside `BEGIN TRANSACTION READ ONLY` as
+ * one prepared statement (so it cannot end that transaction and go on). Kuzu's read-only modes still let
+ * statements write files (COPY ... TO, EXPORT DATABASE) and load extensions: those are refused here unless the
+ * caller allows writes, so no read-only path (a loopback API a web page can reach, for one) writes to disk.
  */
-import { splitStatements } from './cypher-text';
+import { leadingKeyword, splitStatements } from './cypher-text';
+import { KnowledgeGraphError } from './errors';
 import { exactRows } from './exact-result';
 import type { KuzuConnection } from './kuzu-native';
 import { type Params, type RawResult, runStatement } from './kuzu-run';
@@ -49,11 +52,18 @@ async function toJson(conn: KuzuConnection, statement: string, params: Params | 
   return { columns, types, rows: markInexact(rows, lossy.map((c) => columns.indexOf(c))), inexact: lossy };
 }
 
+/** Statements that reach files or extensions beyond the graph. */
+const BEYOND_THE_GRAPH = new Set(['COPY', 'EXPORT', 'IMPORT', 'INSTALL', 'LOAD', 'ATTACH', 'DETACH']);
+
 /** One statement as {columns, types, rows}. */
 export async function queryJson(conn: KuzuConnection, text: string, params: Params | undefined, access: Access): Promise<QueryResultJson> {
   const statements = splitStatements(text);
   if (statements.length !== 1) throw new Error(statements.length === 0 ? 'Empty query' : `query() runs one statement, got ${statements.length}: use queryBatch`);
   const statement = statements[0] ?? '';
+  const keyword = leadingKeyword(statement);
+  if (BEYOND_THE_GRAPH.has(keyword) && (!access.write || access.readOnlyDatabase)) {
+    throw new KnowledgeGraphError('READ_ONLY', `${keyword} reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).`);
+  }
   const raw = await readOnly(conn, access, (single) => runStatement(conn, statement, params, single));
   return toJson(conn, statement, params, access, raw);
 }
