@@ -1,4 +1,4 @@
-import { parameterNames, splitStatements } from './cypher-text';
+import { leadingKeyword, parameterNames, splitStatements } from './cypher-text';
 
 describe('splitStatements', () => {
   it.each([
@@ -22,5 +22,20 @@ describe('parameterNames', () => {
 
   it('ignores a lone $', () => {
     expect(parameterNames("RETURN '$' + $ AS x")).toEqual([]);
+  });
+});
+
+describe('leadingKeyword', () => {
+  it.each([
+    ['MATCH (n) RETURN n', 'MATCH'],
+    ['  copy (RETURN 1) TO "x.csv"', 'COPY'],
+    ['// a note\n/* and more */ Export DATABASE "d"', 'EXPORT'],
+    ['PROFILE COPY (RETURN 1) TO "x.csv"', 'COPY'],
+    ['explain /* plan */ install json', 'INSTALL'],
+    ['PROFILE', ''],
+    ['(RETURN 1)', ''],
+    ['', ''],
+  ])('%j -> %j', (statement, keyword) => {
+    expect(leadingKeyword(statement)).toBe(keyword);
   });
 });

@@ -78,9 +78,20 @@ export function parameterNames(statement: string): string[] {
   return [...new Set(scan(statement).parameters.flat())];
 }
 
-/** The statement's first word, upper-cased, after white space and comments ('' when it starts otherwise). */
+/** Words that run the statement after them (PROFILE runs it; EXPLAIN only plans it, but is read the same way). */
+const PREFIXES = new Set(['PROFILE', 'EXPLAIN']);
+
+/**
+ * The word that says what the statement does, upper-cased: its first word after white space and comments, past a
+ * leading PROFILE or EXPLAIN ('' when it starts otherwise).
+ */
 export function leadingKeyword(statement: string): string {
-  let i = 0;
+  const { word, end } = firstWord(statement, 0);
+  return PREFIXES.has(word) ? firstWord(statement, end).word : word;
+}
+
+function firstWord(statement: string, from: number): { word: string; end: number } {
+  let i = from;
   for (;;) {
     while (i < statement.length && /\s/.test(statement[i] ?? '')) i++;
     if (statement.startsWith('//', i)) {
@@ -93,5 +104,6 @@ export function leadingKeyword(statement: string): string {
       break;
     }
   }
-  return /^[A-Za-z]+/.exec(statement.slice(i))?.[0].toUpperCase() ?? '';
+  const word = /^[A-Za-z]+/.exec(statement.slice(i))?.[0] ?? '';
+  return { word: word.toUpperCase(), end: i + word.length };
 }
