@@ -96,21 +96,26 @@ export class SignalsRepo {
   }
 
   /**
-   * The oldest pending signals of a channel, in order (due or not: later ones of a customer wait for earlier ones),
-   * at most `perCustomer` of each customer: a customer whose backlog waits for retries never crowds the other
-   * customers' signals out of the batch.
+   * The pending signals of a channel to try now, each customer's in order: of a customer whose oldest pending
+   * signal is due, up to `perCustomer` from it (later ones wait for earlier ones); of a customer whose oldest waits
+   * out its back-off, that one only (it tells when to come back). Due customers come first, oldest first, so the
+   * customers whose signals keep failing never crowd the others' new signals out of the batch.
    */
-  async pending(channelKey: string, limit: number, perCustomer = limit): Promise<SignalRecord[]> {
+  async pending(channelKey: string, limit: number, options: { perCustomer?: number; nowMs?: number } = {}): Promise<SignalRecord[]> {
+    const perCustomer = options.perCustomer ?? limit;
+    const nowMs = options.nowMs ?? Number.MAX_SAFE_INTEGER;
     const chains = this.db
       .selectFrom('signals')
       .selectAll()
       .select(sql<number>`row_number() over (partition by user_key order by seq, part)`.as('place_in_chain'))
+      .select(sql<number>`first_value(next_attempt_ms) over (partition by user_key order by seq, part)`.as('head_due_ms'))
       .where('channel_key', '=', channelKey)
       .where('state', '=', PENDING);
     const rows = await this.db
       .selectFrom(chains.as('c'))
       .selectAll()
-      .where('place_in_chain', '<=', perCustomer)
+      .where((eb) => eb.or([eb('place_in_chain', '=', 1), eb.and([eb('head_due_ms', '<=', nowMs), eb('place_in_chain', '<=', perCustomer)])]))
+      .orderBy(sql`case when head_due_ms <= ${nowMs} then 0 else 1 end`)
       .orderBy('seq')
       .orderBy('part')
       .limit(limit)

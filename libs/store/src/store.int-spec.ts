@@ -226,14 +226,19 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.uploads.find('https://files/y.png')).toBeUndefined();
   });
 
-  it("gives pending signals in order with at most so many of each customer, so one customer's backlog leaves room for others", async () => {
+  it("gives the signals to try now: due customers first with at most so many each, only the head of a customer that waits", async () => {
+    const T0 = 1_700_000_000_000;
     await store.settings.setWebhookUrl('acme-kakao', 'https://hooks.example.com/in');
     const message = (userKey: string, at: number) => ({ userKey, sessionId: '1', kind: 'message' as const, text: 'x', timestampUnixMs: at });
     await store.journal.append('acme-kakao', [message('stuck', 1), message('stuck', 2), message('stuck', 3), message('stuck', 4), message('newbie', 5), message('stuck', 6)]);
     const of = (signals: Array<{ userKey: string; seq: number }>) => signals.map((s) => [s.userKey, s.seq]);
     expect(of(await store.signals.pending('acme-kakao', 3))).toEqual([['stuck', 1], ['stuck', 2], ['stuck', 3]]);
-    expect(of(await store.signals.pending('acme-kakao', 3, 2))).toEqual([['stuck', 1], ['stuck', 2], ['newbie', 5]]);
-    expect(of(await store.signals.pending('acme-kakao', 10, 1))).toEqual([['stuck', 1], ['newbie', 5]]);
+    expect(of(await store.signals.pending('acme-kakao', 3, { perCustomer: 2 }))).toEqual([['stuck', 1], ['stuck', 2], ['newbie', 5]]);
+    // stuck's oldest signal waits out its back-off: only that one is given, after the customers that are due
+    await store.signals.markFailed([{ key: { channelKey: 'acme-kakao', seq: 1, part: 0 }, nextAttemptMs: T0 + 60_000, error: 'HTTP 500', dead: false }]);
+    expect(of(await store.signals.pending('acme-kakao', 10, { perCustomer: 10, nowMs: T0 }))).toEqual([['newbie', 5], ['stuck', 1]]);
+    expect(of(await store.signals.pending('acme-kakao', 1, { perCustomer: 10, nowMs: T0 }))).toEqual([['newbie', 5]]);
+    expect(of(await store.signals.pending('acme-kakao', 10, { perCustomer: 2, nowMs: T0 + 60_000 }))).toEqual([['stuck', 1], ['stuck', 2], ['newbie', 5]]);
   });
 
   it("writes each item's signals with it: pending with a webhook, none without, in seq order", async () => {

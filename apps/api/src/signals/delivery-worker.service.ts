@@ -154,7 +154,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   private async deliverChannel(channelKey: string, url: string, secret: string, now: number, lease: { lost: boolean }): Promise<ChannelRound> {
-    const pending = await this.store.signals.pending(channelKey, BATCH, PER_CUSTOMER);
+    const pending = await this.store.signals.pending(channelKey, BATCH, { perCustomer: PER_CUSTOMER, nowMs: now });
     const chains = new Map<string, SignalRecord[]>();
     for (const signal of pending) {
       const chain = chains.get(signal.userKey);
