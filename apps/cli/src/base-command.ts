@@ -1,5 +1,5 @@
 import { Command } from '@oclif/core/command';
-import { type Session, loadSession } from './lib/config-store';
+import { type ConfigTolerance, type Session, loadSession } from './lib/config-store';
 import { failureOf } from './lib/failure';
 import { colorEnabled, paint } from './lib/output';
 
@@ -14,9 +14,9 @@ export abstract class BrandwireCommand extends Command {
 
   /**
    * The endpoint, key and default channel in use (environment over stored config); read once. An unreadable
-   * config file fails the command unless `tolerateBadConfig` (the commands that show or replace it).
+   * config file fails the command unless tolerated (the commands that show or replace it).
    */
-  protected session(options: { tolerateBadConfig?: boolean } = {}): Session {
+  protected session(options: { tolerate?: ConfigTolerance } = {}): Session {
     this.cachedSession ??= loadSession(process.env, options);
     return this.cachedSession;
   }

@@ -142,7 +142,7 @@ describe('setup, whoami and key storage', () => {
     writeFileSync(join(config, 'config.json'), '{ not json');
     const damaged = await s.run(['whoami', '--json'], { config });
     expect(damaged.code).toBe(1);
-    expect(damaged.json()).toEqual({ ok: false, error: expect.stringContaining(`${join(config, 'config.json')} is not a valid config file`), code: 'CONFIG' });
+    expect(damaged.json()).toEqual({ ok: false, error: expect.stringContaining(`${join(config, 'config.json')} is not a valid config file`), code: 'CONFIG', config: 'damaged' });
   });
 
   it('still shows env with a damaged config file, and setup replaces the file as its error says', async () => {
@@ -157,5 +157,18 @@ describe('setup, whoami and key storage', () => {
     expect(setup.code).toBe(0);
     expect(stored(config)).toMatchObject({ endpoint: s.url, token: TEST_TOKENS.reader });
     expect((await s.run(['env', '--json'], { config })).json()).not.toHaveProperty('configError');
+  });
+
+  it('leaves a config file it cannot read alone: setup fails with CONFIG, env still shows it', async () => {
+    const config = s.configDir('unreadable');
+    mkdirSync(config, { recursive: true });
+    const file = join(config, 'config.json');
+    // a folder where the file should be: unreadable as a file, whoever runs the test (root reads any mode)
+    mkdirSync(file);
+    const setup = await s.run(['setup', TEST_TOKENS.reader, '--endpoint', s.url, '--json'], { config, env: { BRANDWIRE_ENDPOINT: undefined } });
+    expect(setup.code).toBe(1);
+    expect(setup.json()).toMatchObject({ ok: false, code: 'CONFIG', error: expect.stringContaining('cannot read') });
+    expect(statSync(file).isDirectory()).toBe(true);
+    expect((await s.run(['env', '--json'], { config })).json()).toMatchObject({ ok: true, configError: expect.stringContaining('cannot read') });
   });
 });

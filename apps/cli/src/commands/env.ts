@@ -28,7 +28,7 @@ export default class Env extends BrandwireCommand {
 
   async run(): Promise<EnvResult> {
     await this.parse(Env);
-    const session = this.session({ tolerateBadConfig: true });
+    const session = this.session({ tolerate: 'any' });
     const root = this.config.root;
     const result: EnvResult = {
       ok: true,

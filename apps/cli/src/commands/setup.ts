@@ -47,8 +47,8 @@ export default class Setup extends BrandwireCommand {
         },
         prompter: args.key === undefined ? terminalPrompter() : undefined,
       },
-      // a config file that cannot be read is replaced: setup is what its error tells to run
-      this.session({ tolerateBadConfig: true }),
+      // a damaged config file is replaced (its error tells to run setup); one it cannot read is left alone
+      this.session({ tolerate: 'damaged' }),
     );
     await this.show(() =>
       [

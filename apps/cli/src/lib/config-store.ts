@@ -55,14 +55,14 @@ export function readConfig(path: string): StoredConfig {
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw new CliError('CONFIG', `cannot read ${path}: ${(error as Error).message}`, EXIT.error);
+    throw new CliError('CONFIG', `cannot read ${path}: ${(error as Error).message}`, EXIT.error, { config: 'unreadable' });
   }
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
     return parsed as StoredConfig;
   } catch (error) {
-    throw new CliError('CONFIG', `${path} is not a valid config file (${(error as Error).message}): run \`brandwire setup\` again or delete it`, EXIT.error);
+    throw new CliError('CONFIG', `${path} is not a valid config file (${(error as Error).message}): run \`brandwire setup\` again or delete it`, EXIT.error, { config: 'damaged' });
   }
 }
 
@@ -98,15 +98,21 @@ export interface Session {
   configError?: string;
 }
 
-/** The session; with `tolerateBadConfig` an unreadable config file counts as none, and `configError` says why. */
-export function loadSession(env: Env = process.env, options: { tolerateBadConfig?: boolean } = {}): Session {
+/**
+ * Which config problems a command goes on without, counting the file as empty (`configError` says why): `damaged`
+ * content only (setup, which then writes a new file), or also a file it cannot read (env, which writes nothing).
+ */
+export type ConfigTolerance = 'damaged' | 'any';
+
+export function loadSession(env: Env = process.env, options: { tolerate?: ConfigTolerance } = {}): Session {
   const path = configPath(env);
   let config: StoredConfig = {};
   let configError: string | undefined;
   try {
     config = readConfig(path);
   } catch (error) {
-    if (options.tolerateBadConfig !== true || !(error instanceof CliError)) throw error;
+    const tolerated = error instanceof CliError && (options.tolerate === 'any' || (options.tolerate === 'damaged' && error.details['config'] === 'damaged'));
+    if (!tolerated) throw error;
     configError = error.message;
   }
   const envEndpoint = env['BRANDWIRE_ENDPOINT'];
