@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { execInSqliteFile } from '@brandwire/store/testing';
 import { imageDir, writeJpeg, writeNoise, writePng, writeWebp } from '../../media/test-support/images';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
 import { DEFAULT_CAPTION } from './attachment-plan';
@@ -182,6 +183,22 @@ describe('POST /api/agent/send/attachments', () => {
     expect(reply.body.ok).toBe(false);
     expect(reply.body.results[0]).toMatchObject({ ok: false, code: '-502' });
     expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(before);
+  });
+
+  it('keeps the count of a bubble the messenger accepted even when journaling it fails', async () => {
+    await h.customerWrites('a8', { text: 'hi' });
+    const before = (await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used;
+    const pdf = files.file('kept.pdf');
+    writeFileSync(pdf, '%PDF-1.4 kept');
+    execInSqliteFile(h.dataDir, "CREATE TRIGGER refuse_a8 BEFORE INSERT ON journal WHEN NEW.user_key = 'a8' BEGIN SELECT RAISE(ABORT, 'the disk refused the write'); END;");
+    try {
+      const reply = await send('a8', [['files', pdf, 'kept.pdf', 'application/pdf']]);
+      expect(reply.status).toBe(500);
+    } finally {
+      execInSqliteFile(h.dataDir, 'DROP TRIGGER refuse_a8');
+    }
+    expect((await agentBubbles('a8')).map((b) => b.kind)).toEqual(['file']);
+    expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(before + 1);
   });
 
   it('refuses a send without files with 400 and a BrandRead key with 403', async () => {

@@ -47,7 +47,7 @@ export class AttachmentsService {
     const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
     const style = dto.imageStyle ?? 'rich';
     const text = dto.text !== undefined && dto.text.trim() !== '' ? dto.text : null;
-    const send: AttachmentSend = { channel, userKey: dto.userKey, style, run: new ImageRun(style === 'rich' ? text : null), unreachable: undefined };
+    const send: AttachmentSend = { channel, userKey: dto.userKey, style, run: new ImageRun(style === 'rich' ? text : null), delivered: false, unreachable: undefined };
     const results: AttachmentResultDto[] = [];
     try {
       for (const bubble of planBubbles(incoming, dto.text, style)) {
@@ -56,7 +56,8 @@ export class AttachmentsService {
       }
       results.push(...(await this.endImages(send)));
     } catch (error) {
-      if (!results.some((r) => r.ok)) await charge.release();
+      // a bubble the messenger accepted is served, also when journaling it failed
+      if (!send.delivered) await charge.release();
       throw error;
     } finally {
       // an error mid-send still journals the images the customer already has
@@ -76,7 +77,7 @@ export class AttachmentsService {
   private async attempt(send: AttachmentSend, bubble: PlannedBubble): Promise<AttachmentResultDto> {
     if (!send.unreachable) {
       try {
-        return await this.sendBubble(send.channel, send.userKey, bubble, send.style, send.run);
+        return await this.sendBubble(send, bubble);
       } catch (error) {
         if (!(error instanceof UpstreamUnavailableError)) throw error;
         send.unreachable = error;
@@ -94,13 +95,17 @@ export class AttachmentsService {
     return [await this.attempt(send, { kind: 'text', text: ended.uncarriedText })];
   }
 
-  private async sendBubble(channel: ChannelRecord, userKey: string, bubble: PlannedBubble, style: 'rich' | 'plain', run: ImageRun): Promise<AttachmentResultDto> {
+  private async sendBubble(send: AttachmentSend, bubble: PlannedBubble): Promise<AttachmentResultDto> {
+    const { channel, userKey, style, run } = send;
     const serial = this.serials.next();
     const senderKey = channel.senderKey;
     switch (bubble.kind) {
       case 'text': {
         const result = await this.messenger.writeText({ senderKey, userKey, serialNumber: serial, message: bubble.text });
-        if (isUpstreamSuccess(result.code)) await this.journalOne(channel, userKey, serial, bubble.text, { serial, kind: 'text', text: bubble.text, groupIndex: 0 });
+        if (isUpstreamSuccess(result.code)) {
+          send.delivered = true;
+          await this.journalOne(channel, userKey, serial, bubble.text, { serial, kind: 'text', text: bubble.text, groupIndex: 0 });
+        }
         return outcome('text', serial, result);
       }
       case 'image': {
@@ -116,7 +121,10 @@ export class AttachmentsService {
                 envelope: { chat_bubble_type: 'IMAGE', message: caption, attachment: { image: { img_url: uploaded.url } } },
               })
             : await this.messenger.writeImage({ senderKey, userKey, serialNumber: serial, imageUrl: uploaded.url });
-        if (isUpstreamSuccess(result.code)) run.delivered({ serial, url: uploaded.url, caption, groupIndex: run.groupSize });
+        if (isUpstreamSuccess(result.code)) {
+          send.delivered = true;
+          run.delivered({ serial, url: uploaded.url, caption, groupIndex: run.groupSize });
+        }
         return outcome('image', serial, result);
       }
       case 'file': {
@@ -137,6 +145,7 @@ export class AttachmentsService {
           messageType: fileType === 'audio' ? 'AU' : 'FI',
         });
         if (isUpstreamSuccess(result.code)) {
+          send.delivered = true;
           const text = formatAttachmentLine({ type: fileType === 'file' ? 'file' : fileType, url: uploaded.url, caption: uploaded.name });
           await this.journalOne(channel, userKey, serial, text, { serial, kind: 'file', text: null, groupIndex: 0 });
         }
@@ -172,6 +181,8 @@ interface AttachmentSend {
   userKey: string;
   style: 'rich' | 'plain';
   run: ImageRun;
+  /** set once the messenger accepted a bubble */
+  delivered: boolean;
   /** set once the messenger could not be reached */
   unreachable: UpstreamUnavailableError | undefined;
 }
