@@ -1,6 +1,7 @@
 /**
  * A slice of the graph for a viewer: the most recent conversations with their channel, customer, turns,
  * attachments and the relations between them, at most `limit` nodes. Node ids are `<Label>:<primary key>`.
+ * Every query is fully ordered, so the same graph always gives the same slice in the same order.
  */
 import type { KuzuConnection, KuzuValue } from './kuzu-native';
 import { rowsOf } from './kuzu-run';
@@ -45,7 +46,7 @@ export async function graphView(conn: KuzuConnection, limit = 300): Promise<Grap
   const heads = await rowsOf(
     conn,
     `MATCH (ch:Channel)-[:HAS_CUSTOMER]->(cu:Customer)-[:HAS_CONVERSATION]->(c:Conversation)
-     RETURN ch, cu, c ORDER BY c.lastActivity DESC LIMIT ${conversations}`,
+     RETURN ch, cu, c ORDER BY c.lastActivity DESC, c.convId LIMIT ${conversations}`,
   );
   const customerOf = new Map<string, string>();
   for (const row of heads) {
@@ -58,7 +59,7 @@ export async function graphView(conn: KuzuConnection, limit = 300): Promise<Grap
   }
   const ids = [...customerOf.keys()].map((id) => id.slice('Conversation:'.length));
   if (ids.length === 0) return view.result(limit);
-  const turns = await rowsOf(conn, 'MATCH (c:Conversation)-[h:HAS_TURN]->(t) WHERE c.convId IN $ids RETURN c.convId AS conv, t ORDER BY conv, h.turn', { ids });
+  const turns = await rowsOf(conn, 'MATCH (c:Conversation)-[h:HAS_TURN]->(t) WHERE c.convId IN $ids RETURN c.convId AS conv, t ORDER BY conv, h.turn, t.id', { ids });
   for (const row of turns) {
     const conv = `Conversation:${String(row['conv'])}`;
     const t = view.node(row['t'] ?? null);
@@ -66,13 +67,13 @@ export async function graphView(conn: KuzuConnection, limit = 300): Promise<Grap
     const customer = customerOf.get(conv);
     if (t.startsWith('Inquiry:') && customer !== undefined) view.edge('ASKED', customer, t);
   }
-  for (const row of await rowsOf(conn, 'MATCH (i:Inquiry)-[:ANSWERED_BY]->(r:Response) WHERE i.convId IN $ids RETURN i.id AS i, r.id AS r', { ids })) {
+  for (const row of await rowsOf(conn, 'MATCH (i:Inquiry)-[:ANSWERED_BY]->(r:Response) WHERE i.convId IN $ids RETURN i.id AS i, r.id AS r ORDER BY i.id, r.id', { ids })) {
     view.edge('ANSWERED_BY', `Inquiry:${String(row['i'])}`, `Response:${String(row['r'])}`);
   }
-  for (const row of await rowsOf(conn, 'MATCH (t)-[:HAS_ATTACHMENT]->(a:Attachment) WHERE t.convId IN $ids RETURN label(t) AS l, t.id AS t, a', { ids })) {
+  for (const row of await rowsOf(conn, 'MATCH (t)-[:HAS_ATTACHMENT]->(a:Attachment) WHERE t.convId IN $ids RETURN label(t) AS l, t.id AS t, a ORDER BY t.id, a.id', { ids })) {
     view.edge('HAS_ATTACHMENT', `${String(row['l'])}:${String(row['t'])}`, view.node(row['a'] ?? null));
   }
-  for (const row of await rowsOf(conn, 'MATCH (r:Response)-[:ENDED]->(c:Conversation) WHERE c.convId IN $ids RETURN r.id AS r, c.convId AS c', { ids })) {
+  for (const row of await rowsOf(conn, 'MATCH (r:Response)-[:ENDED]->(c:Conversation) WHERE c.convId IN $ids RETURN r.id AS r, c.convId AS c ORDER BY r.id, c.convId', { ids })) {
     view.edge('ENDED', `Response:${String(row['r'])}`, `Conversation:${String(row['c'])}`);
   }
   return view.result(limit);
