@@ -136,6 +136,9 @@ describe('the tool without a service', () => {
     [['rooms', '--channel', 'acme-kakao', '--max', 'many'], 'Expected an integer but received: many'],
     [['delete', '--to', 'a', '--serial', 's', '--text', 't'], 'cannot also be provided'],
     [['no-such-command'], 'unknown command "no-such-command"'],
+    [['gateway'], '"brandwire gateway" needs a command: restart, start, status, stop'],
+    [['knowledge'], '"brandwire knowledge" needs a command: build, install, query, search, status, view'],
+    [[], 'a command is needed: `brandwire --help` lists the commands'],
   ])('reports usage errors as {ok:false, error, code: USAGE} with exit 2: %j', async (args, message) => {
     const run = await runCli([...args, '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } });
     expect(run.code).toBe(2);
