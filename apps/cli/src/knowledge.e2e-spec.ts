@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -323,5 +323,20 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(search.json()).toMatchObject({ ok: false, code: 'GRAPH_MISSING' });
     const text = await s.run(['knowledge', 'search', 'refund'], { config: fresh });
     expect(text.stderr).toContain('Hint: run `brandwire knowledge install`, then `brandwire knowledge build`');
+  });
+
+  it('refuses build and query --write before install without leaving an empty graph behind', async () => {
+    const fresh = s.configDir('kg-not-installed');
+    mkdirSync(fresh, { recursive: true, mode: 0o700 });
+    writeFileSync(join(fresh, 'config.json'), JSON.stringify({ knowledge: { queryPort } }), { mode: 0o600 });
+    const build = await s.run(['knowledge', 'build', '--json'], { config: fresh, token: TEST_TOKENS.reader });
+    expect(build.code).toBe(1);
+    expect(build.json()).toMatchObject({ ok: false, code: 'GRAPH_MISSING' });
+    const write = await s.run(['knowledge', 'query', '--write', 'CREATE NODE TABLE T(id INT64, PRIMARY KEY(id))', '--json'], { config: fresh });
+    expect(write.code).toBe(1);
+    expect(write.json()).toMatchObject({ ok: false, code: 'GRAPH_MISSING' });
+    expect(existsSync(join(fresh, 'knowledge', 'graph.kuzu'))).toBe(false);
+    const search = await s.run(['knowledge', 'search', '--cypher', 'MATCH (c:Conversation) RETURN count(c)', '--json'], { config: fresh });
+    expect(search.json()).toMatchObject({ ok: false, code: 'GRAPH_MISSING' });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeGraph } from './knowledge-graph';
 import { holdersDir } from './lock-holders';
@@ -65,5 +65,10 @@ describe('one writer at a time, and a refused process is told who holds the grap
 
   it('says clearly that a graph opened read-only does not exist yet', async () => {
     await expect(KnowledgeGraph.open(join(temp.dir, 'none.kuzu'), { readOnly: true })).rejects.toMatchObject({ code: 'GRAPH_MISSING' });
+  });
+
+  it('creates no graph when asked not to, and says it does not exist', async () => {
+    await expect(KnowledgeGraph.open(join(temp.dir, 'absent.kuzu'), { create: false })).rejects.toMatchObject({ code: 'GRAPH_MISSING' });
+    expect(existsSync(join(temp.dir, 'absent.kuzu'))).toBe(false);
   });
 });

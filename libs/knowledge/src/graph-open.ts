@@ -29,7 +29,7 @@ function defaultHolder(): string {
 export async function openDatabase(path: string, options: OpenOptions): Promise<OpenDatabase> {
   const full = resolve(path);
   const readOnly = options.readOnly === true;
-  if (readOnly && !existsSync(full)) {
+  if ((readOnly || options.create === false) && !existsSync(full)) {
     throw new KnowledgeGraphError('GRAPH_MISSING', `There is no knowledge graph at ${full} yet: install and build it first.`);
   }
   // owner only: the graph holds customers' words

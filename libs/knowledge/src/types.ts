@@ -17,6 +17,8 @@ export interface KnowledgeConversation {
 export interface OpenOptions {
   /** open read-only: any write fails in Kuzu itself; several read-only processes can share the graph */
   readOnly?: boolean;
+  /** create the graph when there is none (default); false: GRAPH_MISSING instead, as when read-only */
+  create?: boolean;
   /** who is opening, for the holder file that a refused process reads, e.g. "the gateway" */
   holder?: string;
   /** Kuzu's buffer pool in MiB (default 448; Kuzu's own default is 80% of the machine's memory). Rebuilding the full-text indexes needs it: 448 is enough for about a million messages, raise it for more */

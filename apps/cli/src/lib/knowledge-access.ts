@@ -38,9 +38,10 @@ export async function openReader(command: string, session: Session): Promise<Kno
 
 /**
  * The graph opened in this process; for writing unless `readOnly`. Never through the gateway: a writer needs it
- * stopped, and a refusal (GRAPH_LOCKED) says so when the gateway is the holder.
+ * stopped, and a refusal (GRAPH_LOCKED) says so when the gateway is the holder. Only `install` creates the graph
+ * (`create`): any other command finds none as GRAPH_MISSING and leaves no empty graph behind.
  */
-export async function openGraph(command: string, options: { readOnly?: boolean } = {}): Promise<KnowledgeGraph> {
+export async function openGraph(command: string, options: { readOnly?: boolean; create?: boolean } = {}): Promise<KnowledgeGraph> {
   // a gateway holding the graph locks it (the library refuses then); one started before the graph existed holds
   // no lock, and would go on serving no graph whatever is written now
   const gatewayWithoutGraph = options.readOnly !== true && !existsSync(knowledgeGraphPath()) ? runningGateway() : undefined;
@@ -55,7 +56,7 @@ export async function openGraph(command: string, options: { readOnly?: boolean }
   }
   const { KnowledgeGraph } = await import('@brandwire/knowledge');
   try {
-    return await KnowledgeGraph.open(knowledgeGraphPath(), { readOnly: options.readOnly === true, holder: holderOf(command) });
+    return await KnowledgeGraph.open(knowledgeGraphPath(), { readOnly: options.readOnly === true, create: options.create === true, holder: holderOf(command) });
   } catch (error) {
     throw knowledgeFailure(error, readGatewayState()?.pid);
   }

@@ -32,7 +32,7 @@ export default class KnowledgeInstall extends BrandwireCommand {
     } catch (error) {
       throw knowledgeFailure(error);
     }
-    const report = await closing(await openGraph('install'), (graph) => graph.install());
+    const report = await closing(await openGraph('install', { create: true }), (graph) => graph.install());
     enableKnowledge(session);
     const result: InstallResult = {
       ok: true,
