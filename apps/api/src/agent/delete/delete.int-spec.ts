@@ -52,6 +52,17 @@ describe('POST /api/agent/delete', () => {
     expect(reply.body).toEqual({ ok: false, code: 'ALREADY_DELETED', message: expect.stringContaining('already deleted'), serial });
   });
 
+  it('answers the same delete sent four times at once with one ok and three ALREADY_DELETED', async () => {
+    await h.customerWrites('d-race', { text: 'hi' });
+    for (const by of ['serial', 'text'] as const) {
+      const serial = await send('d-race', `race by ${by}`);
+      const body = by === 'serial' ? { userKey: 'd-race', serial } : { userKey: 'd-race', text: `race by ${by}` };
+      const replies = await Promise.all([0, 1, 2, 3].map(() => del(body)));
+      expect(replies.map((r) => `${r.status} ${r.body.code}`).sort()).toEqual(['200 0', '409 ALREADY_DELETED', '409 ALREADY_DELETED', '409 ALREADY_DELETED']);
+      expect((await messages('d-race')).filter((m) => m.kind === 'deleted' && m.serial === serial)).toHaveLength(1);
+    }
+  });
+
   it('deletes by exact text the most recent match; the same delete again says it is deleted and leaves the older one', async () => {
     await h.customerWrites('d2', { text: 'hello' });
     const older = await send('d2', 'see you');

@@ -5,6 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
+import { KeyedTurns } from '../../common/concurrency/keyed-turns';
 import { fail } from '../../common/errors/envelope';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import type { DeleteDto, DeleteResponseDto } from './dto/delete.dto';
@@ -18,6 +19,10 @@ function toSentBubble(b: BubbleRecord): SentBubble {
   return { serial: b.serial, kind: b.kind, text: b.text, sentAtMs: b.sentAtMs, groupSerial: null, groupIndex: b.groupIndex, deletedAtMs: b.deletedAtMs };
 }
 
+function alreadyDeleted(serial: string): DeleteOutcome {
+  return { status: 409, body: { ok: false, code: 'ALREADY_DELETED', message: 'this message is already deleted', serial } };
+}
+
 /** Deletes one sent bubble within 24 hours: by serial, or by its exact text sent recently. Never billed. */
 @Injectable()
 export class DeleteService {
@@ -29,9 +34,17 @@ export class DeleteService {
     @Inject(CLOCK) private readonly clock: ShiftableClock,
   ) {}
 
+  private readonly turns = new KeyedTurns();
+
   async delete(principal: Principal, dto: DeleteDto): Promise<DeleteOutcome> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     if ((dto.serial === undefined) === (dto.text === undefined)) throw fail('BAD_REQUEST', 'give exactly one of serial and text');
+    // the same delete sent twice at once: the second finds the bubble deleted (ALREADY_DELETED), not the messenger's
+    // refusal; one customer's deletes take turns in this process (instances sharing PostgreSQL do not wait for each other)
+    return this.turns.run(`${channel.key}\u0000${dto.userKey}`, () => this.deleteNow(channel, dto));
+  }
+
+  private async deleteNow(channel: ChannelRecord, dto: DeleteDto): Promise<DeleteOutcome> {
     const now = this.clock.now();
     const bubble = dto.serial !== undefined ? await this.bySerial(channel, dto.userKey, dto.serial) : await this.byText(channel, dto.userKey, dto.text ?? '', dto.withinSeconds, now);
 
@@ -50,7 +63,7 @@ export class DeleteService {
       timestampUnixMs: now,
       serial: bubble.serial,
     });
-    if (!deleted) return { status: 409, body: { ok: false, code: 'ALREADY_DELETED', message: 'this message is already deleted', serial: bubble.serial } };
+    if (!deleted) return alreadyDeleted(bubble.serial);
     return { status: 200, body: { ok: true, code: '0', message: null, serial: bubble.serial } };
   }
 
