@@ -82,6 +82,9 @@ describe('sending from the tool: what the customer receives', () => {
 
     const plain = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-files', '--file', png, '--text', 'A photo', '--image-style', 'plain', '--json'], writer);
     expect(plain.json()).toMatchObject({ ok: true, results: [{ kind: 'text', ok: true }, { kind: 'image', ok: true }] });
+    const fileOnly = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-files', '--file', pdf, '--text', 'The terms', '--json'], writer);
+    expect(fileOnly.json()).toMatchObject({ ok: true, results: [{ kind: 'text', ok: true }, { kind: 'file', ok: true }] });
+    expect((await agentTexts('u-files')).slice(-2).map((b) => [b.kind, b.text ?? null])).toEqual([['text', 'The terms'], ['file', 'terms.pdf']]);
     const missing = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-files', '--file', join(s.dir, 'nope.png'), '--json'], writer);
     expect(missing.code).toBe(2);
     expect(missing.json()).toEqual({ ok: false, error: `--file ${join(s.dir, 'nope.png')}: no such file`, code: 'FILE' });

@@ -30,14 +30,14 @@ describe('planBubbles', () => {
     ]);
   });
 
-  it('a file sent with text yields a file bubble and a text bubble', () => {
+  it('a file sent with text yields a text bubble first, then the file bubble', () => {
     expect(shape(planBubbles([doc], 'the invoice', 'rich'))).toEqual([
-      ['file', 'doc.pdf'],
       ['text', 'the invoice'],
+      ['file', 'doc.pdf'],
     ]);
     expect(shape(planBubbles([doc], 'the invoice', 'plain'))).toEqual([
-      ['file', 'doc.pdf'],
       ['text', 'the invoice'],
+      ['file', 'doc.pdf'],
     ]);
   });
 

@@ -97,18 +97,18 @@ describe('POST /api/agent/send/attachments', () => {
     ]);
   });
 
-  it('sends a file with text as a file bubble and a text bubble; webp and others become files', async () => {
+  it('sends a file with text as a text bubble first and a file bubble; webp and others become files', async () => {
     await h.customerWrites('a3', { text: 'hi' });
     const pdf = files.file('invoice.pdf');
     writeFileSync(pdf, '%PDF-1.4 invoice');
     const webp = await writeWebp(files.file('pic.webp'));
     const reply = await send('a3', [['files', pdf, 'invoice.pdf', 'application/pdf'], ['files', webp, 'pic.webp', 'image/webp']], { text: 'The invoice' });
     expect(reply.body.results.map((r) => [r.kind, r.ok])).toEqual([
-      ['file', true],
-      ['file', true],
       ['text', true],
+      ['file', true],
+      ['file', true],
     ]);
-    expect((await agentBubbles('a3')).map((b) => b.kind)).toEqual(['file', 'file', 'text']);
+    expect((await agentBubbles('a3')).map((b) => b.kind)).toEqual(['text', 'file', 'file']);
   });
 
   it('decides image or file by the declared Content-Type or extension; a declared image that is not one fails as an image', async () => {

@@ -2,11 +2,29 @@ import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { type ValidatorOptions, validateSync } from 'class-validator';
 import { fail } from '../errors/envelope';
 
+/** Rules about what a value is; when one fails, the rules about its size or range say nothing useful. */
+const SCALAR_RULES = new Set(['isString', 'isInt', 'isNumber', 'isBoolean', 'isIn', 'isEnum']);
+const TYPE_RULES = new Set([...SCALAR_RULES, 'isArray', 'isObject', 'isDefined']);
+
+/** One clear reason per field: missing, a list where one value belongs, the wrong type, or else every rule it broke. */
+function reasonsFor(error: ValidationError, path: string): string[] {
+  const constraints = error.constraints ?? {};
+  const rules = Object.keys(constraints);
+  if (rules.length === 0) return [];
+  if (rules.includes('whitelistValidation')) return [`property ${path} should not exist`];
+  const value: unknown = error.value;
+  if (value === undefined || value === null) return [`${path} is required`];
+  const wantsOne = rules.some((rule) => SCALAR_RULES.has(rule) && !(constraints[rule] ?? '').startsWith('each value'));
+  if (Array.isArray(value) && wantsOne) return [`${path} must be a single value, not a list (given more than once?)`];
+  const typeRules = rules.filter((rule) => TYPE_RULES.has(rule));
+  const shown = typeRules.length > 0 ? typeRules : rules;
+  return shown.map((rule) => (constraints[rule] ?? '').replace(error.property, path));
+}
+
 function describe(errors: readonly ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((text) => text.replace(error.property, path));
-    return [...own, ...describe(error.children ?? [], path)];
+    return [...reasonsFor(error, path), ...describe(error.children ?? [], path)];
   });
 }
 
@@ -27,7 +45,8 @@ export function validationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },
-    validationError: { target: false, value: false },
+    // the value picks the reason (missing, a list); it is never part of the message
+    validationError: { target: false, value: true },
     exceptionFactory: (errors) => fail('BAD_REQUEST', describe(errors).join('; ') || 'invalid request'),
   });
 }

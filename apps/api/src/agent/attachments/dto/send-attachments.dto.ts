@@ -6,7 +6,7 @@ export const IMAGE_STYLES = ['rich', 'plain'] as const;
 export type ImageStyle = (typeof IMAGE_STYLES)[number];
 
 export class SendAttachmentsDto extends CustomerTargetDto {
-  @ApiPropertyOptional({ description: 'rich images: the caption of the first image; plain photos: a text bubble sent before them; files only: a text bubble after them' })
+  @ApiPropertyOptional({ description: 'rich images: the caption of the first image; plain photos: a text bubble sent before them; files only: a text bubble sent before them' })
   @IsOptional()
   @IsString()
   @MaxLength(1000)
