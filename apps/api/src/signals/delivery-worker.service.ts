@@ -191,8 +191,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
       round.failuresInARow += 1;
       const attempts = signal.attempts + 1;
-      const dead = retryPeriodOver(signal.createdMs, now);
-      round.failed.push({ key: signal, nextAttemptMs: now + retryDelayMs(attempts, Math.random()), error: attempt.error ?? 'failed', dead });
+      // the back-off counts from the failed answer: a receiver that is slow to fail gets its pause all the same
+      const failedAt = this.clock.now();
+      const dead = retryPeriodOver(signal.createdMs, failedAt);
+      round.failed.push({ key: signal, nextAttemptMs: failedAt + retryDelayMs(attempts, Math.random()), error: attempt.error ?? 'failed', dead });
       if (dead) this.logger.warn(`gave up delivering ${webhookId(signal)} after ${attempts} attempts: ${attempt.error ?? ''}`);
       if (!dead) break;
     }

@@ -122,6 +122,28 @@ describe('signals to the client', () => {
     expect(kinds(receiver, 's4')).toEqual(['reference', 'message']);
   });
 
+  it('counts the back-off from the failed answer, so a slow failing receiver also gets its pause', async () => {
+    receiver.status = 503;
+    receiver.answerDelayMs = 1_500;
+    try {
+      await h.customerWrites('s5', { text: 'slow' });
+      const attemptsOf = () => receiver.received.filter((d) => d.json['userKey'] === 's5' && d.json['kind'] === 'reference');
+      const deadline = Date.now() + 20_000;
+      while (attemptsOf().length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const attempts = attemptsOf();
+      expect(attempts.length).toBeGreaterThanOrEqual(4);
+      // 1 s, 2 s, 4 s (±20 %) after each 503 came back, not after the attempt started (1.5 s earlier)
+      const pauses = [1, 2, 3].map((i) => Number(attempts[i]?.atMs) - Number(attempts[i - 1]?.answeredAtMs));
+      expect(pauses[0]).toBeGreaterThanOrEqual(800);
+      expect(pauses[1]).toBeGreaterThanOrEqual(1_600);
+      expect(pauses[2]).toBeGreaterThanOrEqual(3_200);
+    } finally {
+      receiver.status = 200;
+      receiver.answerDelayMs = 0;
+    }
+    await receiver.waitFor(() => kinds(receiver, 's5').length >= 2, 20_000);
+  });
+
   it('serves the same payloads for catch-up after a seq', async () => {
     const all = await h.get<{ ok: boolean; signals: Array<{ id: string; signal: Record<string, unknown> }>; next: string }>('/api/agent/signals?brand=acme-kakao&max=1000', TOKENS.reader);
     expect(all.body.ok).toBe(true);

@@ -5,6 +5,8 @@ export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
   /** when the delivery arrived (epoch ms) */
   atMs: number;
+  /** when it was answered (epoch ms) */
+  answeredAtMs?: number;
   body: string;
   json: Record<string, unknown>;
 }
@@ -13,6 +15,8 @@ export interface ReceivedWebhook {
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   status = 200;
+  /** how long to wait before answering */
+  answerDelayMs = 0;
   private server: Server | undefined;
   private waiters: Array<() => void> = [];
 
@@ -38,10 +42,15 @@ export class WebhookReceiver {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
       req.on('end', () => {
-        const entry = { headers: req.headers, atMs: Date.now(), body, json: JSON.parse(body || '{}') as Record<string, unknown>, answered: this.status };
+        const entry: ReceivedWebhook & { answered: number } = { headers: req.headers, atMs: Date.now(), body, json: JSON.parse(body || '{}') as Record<string, unknown>, answered: this.status };
         this.received.push(entry);
-        res.writeHead(this.status).end();
-        for (const wake of this.waiters.splice(0)) wake();
+        const answer = () => {
+          entry.answeredAtMs = Date.now();
+          res.writeHead(entry.answered).end();
+          for (const wake of this.waiters.splice(0)) wake();
+        };
+        if (this.answerDelayMs > 0) setTimeout(answer, this.answerDelayMs);
+        else answer();
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
