@@ -20,6 +20,7 @@ describe('httpStatusOf', () => {
     NOT_DELETABLE: 409,
     ALREADY_DELETED: 409,
     EXPIRED: 409,
+    NO_WEBHOOK: 409,
     NO_CONV: 404,
     PLAN_EXHAUSTED: 402,
     IDEMPOTENCY_CONFLICT: 409,

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'UNSUPPORTED_IMAGE',
   'IMAGE_TOO_LARGE',
   'UNSUPPORTED_CHANNEL',
+  'NO_WEBHOOK',
   'EMPTY',
   'NOT_DELETABLE',
   'ALREADY_DELETED',
@@ -56,6 +57,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'ALREADY_DELETED':
     case 'EXPIRED':
     case 'IDEMPOTENCY_CONFLICT':
+    case 'NO_WEBHOOK':
       return 409;
     case 'PAYLOAD_TOO_LARGE':
     case 'IMAGE_TOO_LARGE':

@@ -9,6 +9,7 @@ import { Injectable } from '@nestjs/common';
 @Injectable()
 export class SignalBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly listening = new Map<string, number>();
 
   written(channelKey: string): void {
     this.emitter.emit('written', channelKey);
@@ -23,8 +24,23 @@ export class SignalBus {
     this.emitter.emit('ephemeral', payload);
   }
 
-  onEphemeral(listener: (payload: SignalPayload) => void): () => void {
-    this.emitter.on('ephemeral', listener);
-    return () => this.emitter.off('ephemeral', listener);
+  /** A live stream of one channel hears its consent results. */
+  onEphemeral(channelKey: string, listener: (payload: SignalPayload) => void): () => void {
+    const own = (payload: SignalPayload) => {
+      if (payload.brandKey === channelKey) listener(payload);
+    };
+    this.emitter.on('ephemeral', own);
+    this.listening.set(channelKey, (this.listening.get(channelKey) ?? 0) + 1);
+    return () => {
+      this.emitter.off('ephemeral', own);
+      const left = (this.listening.get(channelKey) ?? 1) - 1;
+      if (left > 0) this.listening.set(channelKey, left);
+      else this.listening.delete(channelKey);
+    };
+  }
+
+  /** whether a live stream of the channel is open in this process */
+  hasListener(channelKey: string): boolean {
+    return this.listening.has(channelKey);
   }
 }

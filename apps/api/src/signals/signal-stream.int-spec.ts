@@ -69,6 +69,19 @@ describe('GET /api/agent/signals/stream', () => {
     expect(resumed.map((e) => e.id)).toEqual([events[2]?.id, events[3]?.id]);
   });
 
+  it('relays a consent result to an open stream of a channel without a webhook, which allows the request', async () => {
+    await h.customerWrites('e-consent', { text: 'call me' });
+    expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'e-consent' })).body).toMatchObject({ code: 'NO_WEBHOOK' });
+    const last = (await h.get<{ signals: Array<{ id: string }> }>('/api/agent/signals?brand=acme-kakao&max=1000', TOKENS.reader)).body.signals.at(-1)?.id ?? '';
+    const live = readEvents(`${h.url}/api/agent/signals/stream?brand=acme-kakao`, TOKENS.reader, 3, { 'last-event-id': last });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'e-consent' })).body).toMatchObject({ ok: true });
+    await h.post('/sandbox/customers/e-consent/consent', { brandKey: 'acme-kakao', nickname: 'Mina', phoneNumber: '010-1234-5678' });
+    const events = await live;
+    expect(events.map((e) => e.event)).toEqual(['agent', 'agent', 'personal_info']);
+    expect(events[2]?.data).toMatchObject({ userKey: 'e-consent', nickname: 'Mina', phoneNumber: '010-1234-5678' });
+  });
+
   it('refuses a malformed Last-Event-ID with 400 and a key of another brand with 403', async () => {
     const bad = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao', { headers: { 'last-event-id': 'abc' } });
     expect(bad.status).toBe(400);

@@ -61,8 +61,8 @@ export function streamSignals(store: Store, bus: SignalBus, channelKey: string, 
   const offWritten = bus.onWritten((channel) => {
     if (channel === channelKey) void pump();
   });
-  const offEphemeral = bus.onEphemeral((payload) => {
-    if (payload.brandKey === channelKey && !closed) write(undefined, payload);
+  const offEphemeral = bus.onEphemeral(channelKey, (payload) => {
+    if (!closed) write(undefined, payload);
   });
   const timer = setInterval(() => {
     polls += 1;

@@ -25,6 +25,7 @@ export function exitCodeOf(code: ErrorCode): ExitCode {
     case 'UNSUPPORTED_IMAGE':
     case 'IMAGE_TOO_LARGE':
     case 'UNSUPPORTED_CHANNEL':
+    case 'NO_WEBHOOK':
     case 'EMPTY':
     case 'NOT_DELETABLE':
     case 'ALREADY_DELETED':

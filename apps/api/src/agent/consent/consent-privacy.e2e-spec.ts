@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callJson, startBuiltService, stopBuiltService } from '../../test-support/built-service';
+import { WebhookReceiver } from '../../test-support/webhook-receiver';
 
 const PHONE = '010-5555-0199';
 const NICKNAME = 'Seoyeon';
@@ -12,8 +13,11 @@ describe('personal information given in a consent', () => {
 
   it('is never written to the data directory or the logs, even at the most verbose log level', async () => {
     const service = await startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'trace' });
+    const receiver = await WebhookReceiver.start();
     try {
       const token = /BrandWrite key:\s+(\S+)/.exec(service.output())?.[1] ?? '';
+      const admin = /Admin key:\s+(\S+)/.exec(service.output())?.[1] ?? '';
+      expect(await callJson(`${service.url}/api/agent/settings/webhook`, admin, 'PUT', { brandKey: 'demo-kakao', url: receiver.url })).toMatchObject({ ok: true });
       await callJson(`${service.url}/sandbox/customers/c1/messages`, token, 'POST', { brandKey: 'demo-kakao', text: 'you may call me' });
       expect(await callJson(`${service.url}/api/agent/personal-info/request`, token, 'POST', { brandKey: 'demo-kakao', userKey: 'c1' })).toMatchObject({ ok: true });
       expect(await callJson(`${service.url}/sandbox/customers/c1/consent`, token, 'POST', { brandKey: 'demo-kakao', nickname: NICKNAME, phoneNumber: PHONE })).toMatchObject({
@@ -21,8 +25,12 @@ describe('personal information given in a consent', () => {
       });
       // a malformed consent callback is logged as a failed request: its body must not be
       await fetch(`${service.url}/upstream/personal_info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone_number: PHONE }) });
+      // relayed to the webhook, and nowhere else
+      const relayed = await receiver.waitFor((got) => got.some((d) => d.json['kind'] === 'personal_info'));
+      expect(relayed.find((d) => d.json['kind'] === 'personal_info')?.json).toMatchObject({ userKey: 'c1', nickname: NICKNAME, phoneNumber: PHONE });
     } finally {
       await stopBuiltService(service.child);
+      await receiver.stop();
     }
     expect(service.output()).not.toContain(PHONE);
     expect(service.output()).not.toContain(NICKNAME);

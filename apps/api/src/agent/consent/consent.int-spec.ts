@@ -1,5 +1,6 @@
 import { LOCK_FILE_NAME } from '@brandwire/store';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
+import { WebhookReceiver } from '../../test-support/webhook-receiver';
 
 interface SendReply {
   ok: boolean;
@@ -12,11 +13,32 @@ describe('POST /api/agent/personal-info/request', () => {
   let h: ServiceHarness;
   const request = (userKey: string, brandKey = 'acme-kakao') => h.post<SendReply>('/api/agent/personal-info/request', { brandKey, userKey });
 
+  let receiver: WebhookReceiver;
+
   beforeAll(async () => {
     h = await ServiceHarness.start();
+    receiver = await WebhookReceiver.start();
+    const set = await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url: receiver.url } });
+    expect(set.status).toBe(200);
   });
   afterAll(async () => {
     await h.stop();
+    await receiver.stop();
+  });
+
+  it('refuses a request with 409 NO_WEBHOOK while the channel has neither a webhook nor an open signal stream, sending nothing', async () => {
+    await h.customerWrites('c-nohook', { text: 'hello' });
+    await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url: null } });
+    try {
+      const reply = await request('c-nohook');
+      expect(reply.status).toBe(409);
+      expect(reply.body).toEqual({ ok: false, code: 'NO_WEBHOOK', message: expect.stringContaining('no webhook') });
+      expect((await h.customerChat('c-nohook')).filter((b) => b.kind === 'consent')).toEqual([]);
+    } finally {
+      await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url: receiver.url } });
+    }
+    // the consultation's one request is still there once a webhook is connected
+    expect((await request('c-nohook')).body).toMatchObject({ ok: true, code: '0' });
   });
 
   it('sends the fixed consent bubble once per consultation (-520 on a second request)', async () => {
