@@ -145,6 +145,13 @@ describe('the tool without a service', () => {
     expect(run.json()).toEqual({ ok: false, error: expect.stringContaining(message), code: 'USAGE' });
   });
 
+  it('shows a command\'s help for -h as for --help', async () => {
+    const short = await runCli(['rooms', '-h'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+    expect(short.code).toBe(0);
+    expect(short.stdout).toBe((await runCli(['rooms', '--help'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } })).stdout);
+    expect(short.stdout).toContain('USAGE');
+  });
+
   it('prints usage errors for people on stderr with a hint, stdout empty', async () => {
     const run = await runCli(['rooms'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } });
     expect(run.code).toBe(2);

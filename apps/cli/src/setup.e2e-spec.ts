@@ -94,6 +94,10 @@ describe('setup, whoami and key storage', () => {
     const run = await s.run(['setup', 'bw_not_a_key_of_this_service', '--json'], { config });
     expect(run.code).toBe(4);
     expect(run.json()).toEqual({ ok: false, error: 'unknown key', code: 'UNAUTHORIZED', status: 401 });
+    const text = await s.run(['setup', 'bw_not_a_key_of_this_service'], { config });
+    expect(text.code).toBe(4);
+    expect(text.stderr).toContain('does not know this key: check that it was copied whole');
+    expect(text.stderr).not.toContain('stored key');
     expect(existsSync(config)).toBe(false);
   });
 

@@ -1,5 +1,6 @@
 import type { Brand, MeResponse } from '@brandwire/client';
-import { usageError } from './cli-error';
+import { CliError, usageError } from './cli-error';
+import { EXIT } from './exit-codes';
 import { type GatewaySettings, type Session, type StoredConfig, writeConfig } from './config-store';
 import { checkEndpoint, clientFor } from './connect';
 
@@ -76,7 +77,11 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
   key = key.trim();
   if (key === '') throw usageError('the key is empty: pass it as `brandwire setup <key>`');
 
-  const me = await (await clientFor(endpoint, key)).me();
+  const me = await (await clientFor(endpoint, key)).me().catch((error: unknown) => {
+    // the key refused is the one just given, not a stored one
+    if ((error as { code?: unknown }).code !== 'UNAUTHORIZED') throw error;
+    throw new CliError('UNAUTHORIZED', (error as Error).message, EXIT.auth, { status: 401 }, `${endpoint} does not know this key: check that it was copied whole, and that this is the service that issued it (--endpoint)`);
+  });
   const channel = await chooseChannel(input, me, session.config.channel);
   const result: SetupResult = {
     ok: true,

@@ -80,7 +80,10 @@ describe('POST /api/agent/delete', () => {
     expect((await del({ userKey: 'd2', serial: older })).body).toMatchObject({ ok: true, serial: older });
     const none = await del({ userKey: 'd2', text: 'no such text' });
     expect(none.status).toBe(404);
-    expect(none.body).toMatchObject({ ok: false, code: 'NOT_FOUND', message: expect.stringContaining('withinSeconds') });
+    expect(none.body).toMatchObject({ ok: false, code: 'NOT_FOUND', message: expect.stringContaining('widen withinSeconds (up to 86400) or pass serial') });
+    const widest = await del({ userKey: 'd2', text: 'no such text', withinSeconds: 86400 });
+    expect(widest.body).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('pass serial (a message older than 24 hours cannot be deleted)') });
+    expect(widest.body.message).not.toContain('widen');
   });
 
   it('matches text exactly and only within the lookback', async () => {

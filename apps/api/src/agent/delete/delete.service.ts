@@ -1,4 +1,4 @@
-import { LOOKBACK_DEFAULT_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
+import { LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
 import type { BubbleRecord, ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
@@ -79,7 +79,8 @@ export class DeleteService {
     const found = findBubbleByText(recent.map(toSentBubble), text, now, lookback);
     const bubble = found && recent.find((b) => b.serial === found.serial);
     if (!bubble) {
-      throw fail('NOT_FOUND', `no message with exactly this text was sent to ${userKey} in the last ${lookback} seconds; widen withinSeconds or pass serial`);
+      const next = lookback < LOOKBACK_MAX_S ? `widen withinSeconds (up to ${LOOKBACK_MAX_S}) or pass serial` : 'pass serial (a message older than 24 hours cannot be deleted)';
+      throw fail('NOT_FOUND', `no message with exactly this text was sent to ${userKey} in the last ${lookback} seconds; ${next}`);
     }
     return bubble;
   }

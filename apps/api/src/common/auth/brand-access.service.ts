@@ -18,7 +18,7 @@ export class BrandAccessService {
     const channel = await this.find(brandKey);
     if (!channel) throw fail('UNKNOWN_BRAND', `${field} "${brandKey}" is not a channel of this service`);
     if (!principal.brandIds.includes(channel.brandId)) {
-      throw fail('FORBIDDEN', `this key has no access to ${field} "${brandKey}" (brand ${channel.brandId})`);
+      throw fail('FORBIDDEN', `this key has no access to ${field} "${brandKey}"`);
     }
     return channel;
   }
