@@ -134,8 +134,13 @@ describe('sending from the tool: what the customer receives', () => {
     expect(neither.json()).toEqual({ ok: false, error: 'pass --serial <serial>, or --text <body> with an optional --within <seconds>', code: 'USAGE' });
   });
 
-  it('asks for personal-info consent on a Kakao-type channel only', async () => {
+  it('asks for personal-info consent on a Kakao-type channel only, once a webhook can take the answer', async () => {
     await s.service.customerWrites('u-consent', 'My address changed');
+    const noHook = await s.run(['personal-info', '--channel', 'acme-kakao', '--to', 'u-consent', '--json'], writer);
+    expect(noHook.code).toBe(1);
+    expect(noHook.json()).toMatchObject({ ok: false, code: 'NO_WEBHOOK', status: 409 });
+    const hooked = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--url', 'http://127.0.0.1:9/bw', '--json'], { token: TEST_TOKENS.admin });
+    expect(hooked.code).toBe(0);
     const run = await s.run(['personal-info', '--channel', 'acme-kakao', '--to', 'u-consent', '--json'], writer);
     expect(run.code).toBe(0);
     expect(run.json()).toEqual({ ok: true, brandKey: 'acme-kakao', userKey: 'u-consent', serial: expect.any(String) });

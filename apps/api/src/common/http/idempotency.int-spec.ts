@@ -84,6 +84,8 @@ describe('Idempotency-Key on sends', () => {
 
   it('holds on the consent request and on attachments too: the retry gets the first answer, not a second bubble', async () => {
     await h.customerWrites('i2', { text: 'hello' });
+    // somewhere for the consent result to go (the request is refused without it)
+    expect((await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url: 'http://127.0.0.1:9/bw' } })).status).toBe(200);
     const consent = () => h.request<SendReply>('POST', '/api/agent/personal-info/request', { headers: { 'idempotency-key': 'consent-1' }, body: { brandKey: 'acme-kakao', userKey: 'i2' } });
     const asked = await consent();
     const again = await consent();
