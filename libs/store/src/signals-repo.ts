@@ -123,6 +123,20 @@ export class SignalsRepo {
     return rows.map(toSignal);
   }
 
+  /** Whether a signal of the customer before `seq` still waits to be delivered (not delivered, not given up). */
+  async hasPendingBefore(channelKey: string, userKey: string, seq: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('signals')
+      .select(sql.lit(1).as('one'))
+      .where('channel_key', '=', channelKey)
+      .where('state', '=', PENDING)
+      .where('seq', '<', seq)
+      .where('user_key', '=', userKey)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Marks delivered signals, many in one transaction (one commit, however many), one statement per 200. */
   async markDelivered(keys: readonly SignalKey[]): Promise<void> {
     if (keys.length === 0) return;

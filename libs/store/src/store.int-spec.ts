@@ -256,6 +256,8 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(JSON.stringify(all.map((s) => s.payload))).not.toContain('before the webhook');
     expect((await store.signals.listAfter('acme-kakao', { seq: 2, part: 0 }, 10)).map((s) => s.part)).toEqual([1]);
     expect(await store.signals.channelsWithPending()).toEqual(['acme-kakao']);
+    expect([await store.signals.hasPendingBefore('acme-kakao', 'u1', 2), await store.signals.hasPendingBefore('acme-kakao', 'u1', 3)]).toEqual([false, true]);
+    expect(await store.signals.hasPendingBefore('acme-kakao', 'u2', 3)).toBe(false);
 
     const [first, second] = await store.signals.pending('acme-kakao', 10);
     await store.signals.markFailed([{ key: { channelKey: 'acme-kakao', seq: 2, part: 0 }, nextAttemptMs: 10_000, error: 'HTTP 500', dead: false }]);
@@ -267,6 +269,7 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     ]);
     expect(await store.signals.pending('acme-kakao', 10)).toEqual([]);
     expect(await store.signals.channelsWithPending()).toEqual([]);
+    expect(await store.signals.hasPendingBefore('acme-kakao', 'u1', 3)).toBe(false);
   });
 
   it("gives a channel's delivery lease to one owner at a time", async () => {

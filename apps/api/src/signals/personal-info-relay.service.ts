@@ -1,7 +1,7 @@
 import type { SignalPayload } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, STORE } from '../app/tokens';
 import { SignalBus } from './signal-bus';
 import { WEBHOOK_SENDER } from './signal-tokens';
@@ -9,15 +9,20 @@ import { webhookId } from './delivery-worker.service';
 import type { WebhookSender } from './webhook-sender';
 
 const ATTEMPT_DELAYS_MS = [0, 1_000, 2_000, 4_000, 8_000, 16_000];
+/** how often a held consent result looks whether the customer's earlier signals have left the outbox */
+const TURN_POLL_MS = 250;
 
 /**
  * The consent result (nickname and phone number) is relayed once and never stored: it goes to the channel's
  * webhook from memory, with a few quick retries, and to live signal streams. Without a webhook it is dropped.
- * Its seq is reserved from the channel's sequence; no journal item holds it.
+ * Its seq is reserved from the channel's sequence; no journal item holds it. Like every signal it reaches the
+ * webhook in the customer's seq order: it waits in memory while earlier signals of the customer are still to be
+ * delivered (they are, or are given up after their retry period).
  */
 @Injectable()
-export class PersonalInfoRelay {
+export class PersonalInfoRelay implements OnApplicationShutdown {
   private readonly logger = new Logger('PersonalInfoRelay');
+  private closed = false;
 
   constructor(
     @Inject(STORE) private readonly store: Store,
@@ -32,16 +37,32 @@ export class PersonalInfoRelay {
     const payload: SignalPayload = { kind: 'personal_info', seq, brandKey: channel.key, userKey, timestampUnixMs: this.clock.now(), ...values };
     this.bus.ephemeral(payload);
     if (!settings.webhookUrl) return;
-    void this.deliver(settings.webhookUrl, settings.webhookSecret, payload);
+    void this.deliverInTurn(settings.webhookUrl, settings.webhookSecret, payload).catch((error: unknown) => {
+      this.logger.warn(`could not deliver consent signal seq ${payload.seq}: ${String(error)}; its values were not kept`);
+    });
   }
 
-  private async deliver(url: string, secret: string, payload: SignalPayload): Promise<void> {
+  onApplicationShutdown(): void {
+    this.closed = true;
+  }
+
+  private async deliverInTurn(url: string, secret: string, payload: SignalPayload): Promise<void> {
+    while (await this.store.signals.hasPendingBefore(payload.brandKey, payload.userKey, payload.seq)) {
+      await pause(TURN_POLL_MS);
+      if (this.closed) return;
+    }
     const id = webhookId({ channelKey: payload.brandKey, seq: payload.seq, part: 0 });
     const body = JSON.stringify(payload);
     for (const delay of ATTEMPT_DELAYS_MS) {
-      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      if (delay > 0) await pause(delay);
+      if (this.closed) return;
       if ((await this.sender.send(url, secret, id, body, Date.now())).ok) return;
     }
     this.logger.warn(`could not deliver consent signal ${id}; its values were not kept`);
   }
+}
+
+/** A pause that does not keep a closing process alive. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

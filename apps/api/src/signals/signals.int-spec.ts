@@ -78,6 +78,25 @@ describe('signals to the client', () => {
     expect(catchUp.body.signals.some((s) => s.signal.kind === 'personal_info')).toBe(false);
   });
 
+  it("delivers the consent values after the customer's earlier signals that wait for a retry, not ahead of them", async () => {
+    receiver.status = 503;
+    try {
+      await h.customerWrites('s-order', { text: 'you may call me' });
+      expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 's-order' })).body).toMatchObject({ ok: true });
+      await h.post('/sandbox/customers/s-order/consent', { brandKey: 'acme-kakao', nickname: 'Jun', phoneNumber: '010-7777-8888' });
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    } finally {
+      receiver.status = 200;
+    }
+    await receiver.waitFor(() => kinds(receiver, 's-order').includes('personal_info'), 20_000);
+    expect(kinds(receiver, 's-order')).toEqual(['reference', 'message', 'agent', 'agent', 'personal_info']);
+    // not even tried while the earlier ones were failing
+    const attempts = receiver.received.filter((d) => d.json['userKey'] === 's-order');
+    const firstTry = attempts.findIndex((d) => d.json['kind'] === 'personal_info');
+    const lastEarlier = attempts.map((d) => d.json['kind']).lastIndexOf('agent');
+    expect(firstTry).toBeGreaterThan(lastEarlier);
+  });
+
   it('keeps every signal for a receiver that is down, and delivers all of them in order when it is back', async () => {
     await receiver.stop();
     await h.customerWrites('s2', { text: 'one' });
