@@ -61,8 +61,9 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     const conversations = alice.json<{ channels: Array<{ conversations: Array<{ convId: string; userKey: string; ended: boolean }> }> }>().channels[0]?.conversations ?? [];
     expect(conversations).toEqual([expect.objectContaining({ userKey: 'alice', ended: false })]);
     const convId = conversations[0]?.convId as string;
-    const text = await s.run(['history', '--channel', 'acme-kakao'], reader);
-    expect(text.stdout).toMatch(new RegExp(`│ acme-kakao +│ ${convId} +│ alice +│ in progress +│ ${year}-\\d\\d-\\d\\d [\\d:]{8} \\+09:00 │`));
+    // times in the local zone, as `rooms` shows them (the service answers in its own offset, +09:00)
+    const text = await s.run(['history', '--channel', 'acme-kakao'], { ...reader, env: { TZ: 'America/New_York' } });
+    expect(text.stdout).toMatch(new RegExp(`│ acme-kakao +│ ${convId} +│ alice +│ in progress +│ ${year}-\\d\\d-\\d\\d [\\d:]{8} -05:00 │`));
     const conversation = await s.run(['history', '--channel', 'acme-kakao', '--conv', convId, '--json'], reader);
     expect(conversation.json()).toMatchObject({ ok: true, convId, userKey: 'alice', lines: expect.arrayContaining([{ role: 'customer', text: 'Where is my order?', at: expect.any(String) }]) });
     const lines = await s.run(['history', '--channel', 'acme-kakao', '--conv', convId], reader);

@@ -30,11 +30,11 @@ export function formatTimestamp(unixMs: number, timeZoneOffsetMinutes = -new Dat
   return `${date} ${time} ${sign}${pad(Math.floor(offset / 60))}:${pad(offset % 60)}`;
 }
 
-/** An ISO 8601 time from the service (already with the year and offset) in the same form as formatTimestamp. */
-export function formatIsoTimestamp(iso: string): string {
-  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(iso);
-  if (!match) return iso;
-  return `${match[1]} ${match[2]} ${match[3] === 'Z' ? '+00:00' : match[3]}`;
+/** An ISO 8601 time from the service (in the service's offset) as formatTimestamp shows every time: local. */
+export function formatIsoTimestamp(iso: string, timeZoneOffsetMinutes?: number): string {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(iso)) return iso;
+  const unixMs = Date.parse(iso);
+  return Number.isNaN(unixMs) ? iso : formatTimestamp(unixMs, timeZoneOffsetMinutes);
 }
 
 /** One line, at most `width` characters: newlines shown as ⏎, the rest cut with an ellipsis. */
