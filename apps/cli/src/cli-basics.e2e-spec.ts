@@ -128,6 +128,11 @@ describe('the tool without a service', () => {
     expect(text.code).toBe(4);
     expect(text.stdout).toBe('');
     expect(text.stderr).toContain('Error: no key is stored');
+    // the missing key comes before a missing --channel
+    for (const args of [['send', '--to', 'alice', '--text', 'hi'], ['delete', '--to', 'alice', '--serial', 's']]) {
+      const run = await runCli([...args, '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+      expect([run.code, run.json<{ code: string }>().code]).toEqual([4, 'AUTH_REQUIRED']);
+    }
   });
 
   it.each([
