@@ -65,3 +65,38 @@ describe('search, two-hop queries and the viewer slice (real Kuzu)', () => {
     expect(small.nodes).toHaveLength(5);
   });
 });
+
+describe('search for a word most texts hold (real Kuzu)', () => {
+  let temp: TempDir;
+  beforeAll(async () => {
+    temp = tempGraphPath();
+    await withGraph(temp.path, {}, async (graph) => {
+      await graph.install();
+      await graph.build(
+        [
+          conversation('c-a', [line('customer', 'Hello from Alice', 0)], { userKey: 'alice' }),
+          conversation('c-b', [line('customer', 'hello from bob, 안녕 택배', 5)], { userKey: 'bob' }),
+          conversation('c-c', [line('customer', 'My card failed, othello', 9)], { userKey: 'carol' }),
+        ],
+        { attachmentHost: CDN },
+      );
+    });
+  });
+  afterAll(() => temp.remove());
+
+  it('finds the texts holding every word, newest first, when the ranked search finds nothing', async () => {
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      const hello = await graph.search('hello');
+      expect(hello.map((h) => [h.id, h.match, h.score])).toEqual([
+        ['c-b#1', 'words', 0],
+        ['c-a#1', 'words', 0],
+      ]);
+      expect((await graph.search('HELLO from')).map((h) => h.id)).toEqual(['c-b#1', 'c-a#1']);
+      expect((await graph.search('안녕')).map((h) => h.id)).toEqual(['c-b#1']);
+      // ranked hits as before when there are any, and whole words only
+      expect((await graph.search('alice')).map((h) => [h.id, h.match])).toEqual([['c-a#1', 'full-text']]);
+      expect(await graph.search('hell')).toEqual([]);
+      expect(await graph.search('a.b (c')).toEqual([]);
+    });
+  });
+});

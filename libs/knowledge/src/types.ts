@@ -103,7 +103,10 @@ export interface SearchHit {
   text: string;
   /** ISO 8601 (UTC) */
   ts: string | null;
+  /** BM25 score of a full-text hit; 0 for a hit by words */
   score: number;
+  /** ranked by the full-text index, or (when that found nothing) a text holding every word of the query */
+  match: 'full-text' | 'words';
 }
 
 export interface GraphStatus {

@@ -33,7 +33,8 @@ export async function presentBatch(report: BatchReport): Promise<string> {
 
 export async function presentHits(hits: readonly SearchHit[], query: string): Promise<string> {
   if (hits.length === 0) return `Nothing in the graph matches "${query}".`;
-  const rows = hits.map((h) => [h.score.toFixed(2), h.kind, h.role, h.convId, h.turn, h.ts ? formatIsoTimestamp(h.ts) : '', oneLine(h.text, 70)]);
+  // a hit by words (no ranked hit) has no score: it holds every word of the query
+  const rows = hits.map((h) => [h.match === 'words' ? 'words' : h.score.toFixed(2), h.kind, h.role, h.convId, h.turn, h.ts ? formatIsoTimestamp(h.ts) : '', oneLine(h.text, 70)]);
   return table(['SCORE', 'KIND', 'ROLE', 'CONV ID', 'TURN', 'TIME', 'TEXT'], rows);
 }
 
