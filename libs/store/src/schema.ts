@@ -90,6 +90,12 @@ export interface BubblesTable {
   deleted_ms: number | null;
 }
 
+export interface BubbleDeleteClaimsTable {
+  channel_key: string;
+  serial: string;
+  until_ms: number;
+}
+
 export interface ServedConsultationsTable {
   channel_key: string;
   session_id: string;
@@ -174,6 +180,7 @@ export interface Database {
   bubbles: BubblesTable;
   served_consultations: ServedConsultationsTable;
   consent_requests: ConsentRequestsTable;
+  bubble_delete_claims: BubbleDeleteClaimsTable;
   idempotency_keys: IdempotencyKeysTable;
   uploads: UploadsTable;
   channel_settings: ChannelSettingsTable;

@@ -272,6 +272,19 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.signals.hasPendingBefore('acme-kakao', 'u1', 3)).toBe(false);
   });
 
+  it('lets one delete at a time claim a bubble, until it releases it or its claim lapses', async () => {
+    expect(await store.bubbleDeleteClaims.claim('acme-kakao', 'bw-claimed', 1_000, 31_000)).toBe(true);
+    expect(await store.bubbleDeleteClaims.claim('acme-kakao', 'bw-claimed', 2_000, 32_000)).toBe(false);
+    expect(await store.bubbleDeleteClaims.claim('acme-kakao', 'bw-other', 2_000, 32_000)).toBe(true);
+    await store.bubbleDeleteClaims.release('acme-kakao', 'bw-claimed');
+    expect(await store.bubbleDeleteClaims.claim('acme-kakao', 'bw-claimed', 3_000, 33_000)).toBe(true);
+    // an instance that died mid-delete holds it only until its claim lapses
+    expect(await store.bubbleDeleteClaims.claim('acme-kakao', 'bw-claimed', 32_999, 62_999)).toBe(false);
+    expect(await store.bubbleDeleteClaims.claim('acme-kakao', 'bw-claimed', 33_000, 63_000)).toBe(true);
+    const claims = await Promise.all([0, 1, 2, 3].map(() => store.bubbleDeleteClaims.claim('acme-kakao', 'bw-raced', 5_000, 35_000)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+  });
+
   it("gives a channel's delivery lease to one owner at a time", async () => {
     expect(await store.signals.claimChannel('acme-kakao', 'a', 1_000, 31_000)).toBe(true);
     expect(await store.signals.claimChannel('acme-kakao', 'b', 2_000, 32_000)).toBe(false);

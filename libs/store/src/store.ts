@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { BillingRepo } from './billing-repo';
+import { BubbleDeleteClaimsRepo } from './bubble-delete-claims-repo';
 import { ConsentRequestsRepo } from './consent-requests-repo';
 import { ConversationExportRepo } from './conversation-export-repo';
 import { DeviceCodesRepo } from './device-codes-repo';
@@ -19,6 +20,7 @@ export const REPOSITORIES = {
   journal: JournalRepo,
   billing: BillingRepo,
   consentRequests: ConsentRequestsRepo,
+  bubbleDeleteClaims: BubbleDeleteClaimsRepo,
   idempotency: IdempotencyRepo,
   uploads: UploadsRepo,
   settings: SettingsRepo,
@@ -35,6 +37,7 @@ export class Store {
   readonly journal: JournalRepo;
   readonly billing: BillingRepo;
   readonly consentRequests: ConsentRequestsRepo;
+  readonly bubbleDeleteClaims: BubbleDeleteClaimsRepo;
   readonly idempotency: IdempotencyRepo;
   readonly uploads: UploadsRepo;
   readonly settings: SettingsRepo;
@@ -52,6 +55,7 @@ export class Store {
     this.journal = new JournalRepo(db, dialect, tx);
     this.billing = new BillingRepo(db, tx);
     this.consentRequests = new ConsentRequestsRepo(db);
+    this.bubbleDeleteClaims = new BubbleDeleteClaimsRepo(db);
     this.idempotency = new IdempotencyRepo(db, tx);
     this.uploads = new UploadsRepo(db);
     this.settings = new SettingsRepo(db);

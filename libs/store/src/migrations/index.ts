@@ -7,6 +7,7 @@ import * as deviceCodes from './0005-device-codes';
 import * as conversationsByCustomer from './0006-conversations-by-customer';
 import * as consentRequests from './0007-consent-requests';
 import * as conversationsBySession from './0008-conversations-by-session';
+import * as bubbleDeleteClaims from './0009-bubble-delete-claims';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-conversations-by-customer': conversationsByCustomer,
   '0007-consent-requests': consentRequests,
   '0008-conversations-by-session': conversationsBySession,
+  '0009-bubble-delete-claims': bubbleDeleteClaims,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -19,6 +19,10 @@ function toSentBubble(b: BubbleRecord): SentBubble {
   return { serial: b.serial, kind: b.kind, text: b.text, sentAtMs: b.sentAtMs, groupSerial: null, groupIndex: b.groupIndex, deletedAtMs: b.deletedAtMs };
 }
 
+/** how long a delete holds its bubble at most (the messenger call's timeout is shorter) */
+const CLAIM_MS = 30_000;
+const CLAIM_POLL_MS = 25;
+
 function alreadyDeleted(serial: string): DeleteOutcome {
   return { status: 409, body: { ok: false, code: 'ALREADY_DELETED', message: 'this message is already deleted', serial } };
 }
@@ -40,7 +44,7 @@ export class DeleteService {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     if ((dto.serial === undefined) === (dto.text === undefined)) throw fail('BAD_REQUEST', 'give exactly one of serial and text');
     // the same delete sent twice at once: the second finds the bubble deleted (ALREADY_DELETED), not the messenger's
-    // refusal; one customer's deletes take turns in this process (instances sharing PostgreSQL do not wait for each other)
+    // refusal. One customer's deletes take turns in this process; across instances a delete claims its bubble.
     return this.turns.run(`${channel.key}\u0000${dto.userKey}`, () => this.deleteNow(channel, dto));
   }
 
@@ -51,12 +55,35 @@ export class DeleteService {
     const check = checkDeletable(toSentBubble(bubble), now);
     if (!check.ok) return { status: httpStatusOf(check.code), body: { ok: false, code: check.code, message: check.message, serial: bubble.serial } };
 
-    const result = await this.messenger.deleteMessage({ senderKey: channel.senderKey, userKey: dto.userKey, serialNumber: bubble.serial });
+    if (!(await this.claim(channel.key, bubble.serial))) return alreadyDeleted(bubble.serial);
+    try {
+      return await this.deleteClaimed(channel, dto.userKey, bubble, now);
+    } finally {
+      await this.store.bubbleDeleteClaims.release(channel.key, bubble.serial);
+    }
+  }
+
+  /**
+   * Claims the bubble for this delete, waiting while another instance deletes it; false when that one did. A
+   * claim lapses after CLAIM_MS, longer than a messenger call may take, so the wait is bounded.
+   */
+  private async claim(channelKey: string, serial: string): Promise<boolean> {
+    for (;;) {
+      const now = Date.now();
+      if (await this.store.bubbleDeleteClaims.claim(channelKey, serial, now, now + CLAIM_MS)) return true;
+      if ((await this.store.journal.findBubble(channelKey, serial))?.deletedAtMs != null) return false;
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+    }
+  }
+
+  private async deleteClaimed(channel: ChannelRecord, userKey: string, bubble: BubbleRecord, now: number): Promise<DeleteOutcome> {
+    if ((await this.store.journal.findBubble(channel.key, bubble.serial))?.deletedAtMs != null) return alreadyDeleted(bubble.serial);
+    const result = await this.messenger.deleteMessage({ senderKey: channel.senderKey, userKey, serialNumber: bubble.serial });
     if (!isUpstreamSuccess(result.code)) {
       return { status: 200, body: { ok: false, code: result.code, message: result.message ?? 'the messenger refused the delete', serial: bubble.serial } };
     }
     const deleted = await this.journal.markBubbleDeleted(channel.key, bubble.serial, {
-      userKey: dto.userKey,
+      userKey,
       sessionId: bubble.sessionId,
       kind: 'deleted',
       text: 'Message deleted',
