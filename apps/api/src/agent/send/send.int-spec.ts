@@ -125,6 +125,26 @@ describe('POST /api/agent/send', () => {
     const reply = await h.request('POST', '/api/agent/send', { rawBody: '{"brandKey": "acme-kakao",', token: TOKENS.writer });
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'the request body is not valid JSON' });
+    const scalar = await h.request('POST', '/api/agent/send', { rawBody: 'null', token: TOKENS.writer });
+    expect([scalar.status, scalar.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'the request body must be a JSON object' }]);
+  });
+
+  it.each([
+    ['text/plain', { 'content-type': 'text/plain' }],
+    ['form-encoded', { 'content-type': 'application/x-www-form-urlencoded' }],
+  ])('answers a %s body with 415 UNSUPPORTED_MEDIA_TYPE, not with every field missing', async (_, headers) => {
+    const rawBody = JSON.stringify({ brandKey: 'acme-kakao', userKey: 'x', text: 'hi' });
+    const reply = await h.request('POST', '/api/agent/send', { rawBody, headers, token: TOKENS.writer });
+    expect(reply.status).toBe(415);
+    expect(reply.body).toEqual({ ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('must be JSON (Content-Type: application/json)') });
+  });
+
+  it('takes a JSON body with a charset or a +json type', async () => {
+    await h.customerWrites('ct-user', { text: 'hi' });
+    for (const type of ['application/json; charset=utf-8', 'application/vnd.brandwire+json']) {
+      const reply = await h.request('POST', '/api/agent/send', { rawBody: JSON.stringify({ brandKey: 'acme-kakao', userKey: 'ct-user', text: type }), headers: { 'content-type': type } });
+      expect([reply.status, reply.body['ok']]).toEqual([200, true]);
+    }
   });
 
   it('answers a body nested 2,000 levels deep with 400 BAD_REQUEST', async () => {

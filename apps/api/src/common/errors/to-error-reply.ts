@@ -7,12 +7,25 @@ interface BodyParserError {
   type?: string;
   status?: number;
   limit?: number;
+  /** the raw body, for a body that could not be parsed */
+  body?: unknown;
+}
+
+/** Valid JSON that is not an object or a list (`null`, `5`, `"x"`): strict parsing refuses it too. */
+function isJsonScalar(body: unknown): boolean {
+  if (typeof body !== 'string') return false;
+  try {
+    const value: unknown = JSON.parse(body);
+    return value === null || typeof value !== 'object';
+  } catch {
+    return false;
+  }
 }
 
 function fromBodyParser(error: BodyParserError): ErrorReply | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
-      return errorReply('BAD_REQUEST', 'the request body is not valid JSON');
+      return errorReply('BAD_REQUEST', isJsonScalar(error.body) ? 'the request body must be a JSON object' : 'the request body is not valid JSON');
     case 'entity.too.large':
       return errorReply('PAYLOAD_TOO_LARGE', `the request body is larger than the limit of ${error.limit ?? 'the service'} bytes`);
     case 'encoding.unsupported':

@@ -4,13 +4,24 @@ import { errorReply } from '../errors/envelope';
 import { toErrorReply } from '../errors/to-error-reply';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
 
+function carriesBody(req: Request): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
+}
+
 /**
- * JSON body parsing whose failures (malformed JSON, oversized or too deeply nested bodies) answer in the
- * envelope at once, before routing, instead of reaching Express's HTML error page or recursive code.
+ * JSON body parsing whose failures (malformed JSON, oversized or too deeply nested bodies, a body that is
+ * neither JSON nor a multipart upload) answer in the envelope at once, before routing, instead of reaching
+ * Express's HTML error page, recursive code, or validation that would call every field missing.
  */
 export function jsonBodyParser(limit: string): RequestHandler {
-  const parse = express.json({ limit, strict: true });
+  const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
   return (req: Request, res: Response, next: NextFunction) => {
+    if (carriesBody(req) && !req.is(['json', '+json', 'multipart/form-data'])) {
+      const given = req.headers['content-type'] ?? 'no Content-Type';
+      const reply = errorReply('UNSUPPORTED_MEDIA_TYPE', `the request body must be JSON (Content-Type: application/json), or multipart/form-data for uploads; got ${given}`);
+      res.status(reply.status).json(reply.body);
+      return;
+    }
     parse(req, res, (error?: unknown) => {
       const reply =
         error !== undefined && error !== null
