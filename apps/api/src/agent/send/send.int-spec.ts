@@ -115,6 +115,7 @@ describe('POST /api/agent/send', () => {
     ['a number as userKey', { brandKey: 'acme-kakao', userKey: 5, text: 'x' }, 'userKey'],
     ['an object as text', { brandKey: 'acme-kakao', userKey: 'x', text: { a: 1 } }, 'text'],
     ['an unknown field', { brandKey: 'acme-kakao', userKey: 'x', text: 'x', colour: 'red' }, 'colour'],
+    ['a blank userKey', { brandKey: 'acme-kakao', userKey: '  ', text: 'x' }, 'userKey must not be blank'],
   ])('answers %s with 400 BAD_REQUEST naming the field', async (_, body, field) => {
     const reply = await h.post('/api/agent/send', body);
     expect(reply.status).toBe(400);

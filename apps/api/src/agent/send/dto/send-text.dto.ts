@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 
 export class CustomerTargetDto {
   @ApiProperty({ description: 'the channel (brand key) to send on', example: 'acme-kakao' })
@@ -11,6 +11,7 @@ export class CustomerTargetDto {
   @ApiProperty({ description: 'the customer key', example: 'u-1001' })
   @IsString()
   @IsNotEmpty()
+  @Matches(/\S/, { message: '$property must not be blank' })
   @MaxLength(200)
   userKey!: string;
 }
