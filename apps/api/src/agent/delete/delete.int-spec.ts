@@ -108,6 +108,8 @@ describe('POST /api/agent/delete', () => {
     ['an unknown serial', { userKey: 'd1', serial: 'bw-0000000000000000-aaaaaa' }, 404, 'NOT_FOUND'],
     ['both serial and text', { userKey: 'd1', serial: 'x', text: 'y' }, 400, 'BAD_REQUEST'],
     ['neither serial nor text', { userKey: 'd1' }, 400, 'BAD_REQUEST'],
+    ['an unknown serial next to text: null', { userKey: 'd1', serial: 'bw-0000000000000000-aaaaab', text: null }, 404, 'NOT_FOUND'],
+    ['only nulls', { userKey: 'd1', serial: null, text: null }, 400, 'BAD_REQUEST'],
     ['withinSeconds 9', { userKey: 'd1', text: 'y', withinSeconds: 9 }, 400, 'BAD_REQUEST'],
     ['withinSeconds 86401', { userKey: 'd1', text: 'y', withinSeconds: 86401 }, 400, 'BAD_REQUEST'],
   ])('refuses %s', async (_, body, status, code) => {

@@ -42,7 +42,8 @@ export class DeleteService {
 
   async delete(principal: Principal, dto: DeleteDto): Promise<DeleteOutcome> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
-    if ((dto.serial === undefined) === (dto.text === undefined)) throw fail('BAD_REQUEST', 'give exactly one of serial and text');
+    // null is no value, as JSON clients send an unset field
+    if ((dto.serial == null) === (dto.text == null)) throw fail('BAD_REQUEST', 'give exactly one of serial and text');
     // the same delete sent twice at once: the second finds the bubble deleted (ALREADY_DELETED), not the messenger's
     // refusal. One customer's deletes take turns in this process; across instances a delete claims its bubble.
     return this.turns.run(`${channel.key}\u0000${dto.userKey}`, () => this.deleteNow(channel, dto));
@@ -50,7 +51,7 @@ export class DeleteService {
 
   private async deleteNow(channel: ChannelRecord, dto: DeleteDto): Promise<DeleteOutcome> {
     const now = this.clock.now();
-    const bubble = dto.serial !== undefined ? await this.bySerial(channel, dto.userKey, dto.serial) : await this.byText(channel, dto.userKey, dto.text ?? '', dto.withinSeconds, now);
+    const bubble = dto.serial != null ? await this.bySerial(channel, dto.userKey, dto.serial) : await this.byText(channel, dto.userKey, dto.text ?? '', dto.withinSeconds, now);
 
     const check = checkDeletable(toSentBubble(bubble), now);
     if (!check.ok) return { status: httpStatusOf(check.code), body: { ok: false, code: check.code, message: check.message, serial: bubble.serial } };
