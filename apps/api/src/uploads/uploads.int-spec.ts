@@ -35,6 +35,12 @@ describe('uploads and sending an uploaded photo', () => {
     expect(reply.body).toMatchObject({ ok: true, code: '0', message: null, url: expect.stringMatching(/^http/), imageType: 'rich', name: 'card.jpg' });
   });
 
+  it('takes an empty imageType, as an HTML form sends one left unset, as the default rich', async () => {
+    const path = await writeJpeg(images.file('form.jpg'), 800, 600);
+    const reply = await h.multipart<UploadReply>('/api/agent/upload/image', { brand: 'acme-kakao', imageType: '' }, [['file', path]]);
+    expect([reply.status, reply.body.imageType]).toEqual([200, 'rich']);
+  });
+
   it.each([
     ['a text file renamed .jpg', async () => { const p = images.file('fake.jpg'); writeFileSync(p, 'not an image at all'); return p; }],
     ['a truncated JPEG', async () => writeTruncated(images.file('cut.jpg'), await writeNoise(images.file('full.jpg'), 400, 300, 'jpeg'))],

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { EmptyAsUnset } from '../../common/http/form-fields';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 const IMAGE_TYPES = ['rich', 'plain'] as const;
@@ -12,6 +13,7 @@ export class UploadImageDto {
   brand!: string;
 
   @ApiPropertyOptional({ enum: IMAGE_TYPES, default: 'rich' })
+  @EmptyAsUnset()
   @IsOptional()
   @IsIn(IMAGE_TYPES)
   imageType?: (typeof IMAGE_TYPES)[number];

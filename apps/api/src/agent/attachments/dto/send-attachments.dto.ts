@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { EmptyAsUnset } from '../../../common/http/form-fields';
 import { CustomerTargetDto } from '../../send/dto/send-text.dto';
 
 export const IMAGE_STYLES = ['rich', 'plain'] as const;
@@ -13,6 +14,7 @@ export class SendAttachmentsDto extends CustomerTargetDto {
   text?: string;
 
   @ApiPropertyOptional({ enum: IMAGE_STYLES, default: 'rich' })
+  @EmptyAsUnset()
   @IsOptional()
   @IsIn(IMAGE_STYLES)
   imageStyle?: ImageStyle;
