@@ -41,7 +41,6 @@ describe('sandbox sessions and callbacks', () => {
       time: expect.any(Number),
       app_user_id: null,
       reference: { extra: 'ad-7' },
-      last_reference: null,
     });
     expect(must(ref).body['time']).toBeGreaterThanOrEqual(now);
     expect(must(msg).body).toEqual({
@@ -104,7 +103,16 @@ describe('sandbox sessions and callbacks', () => {
     await customerSays(h, 'bot-user', 'back again');
     const second = must(h.receiver.of('/reference')[1]).body;
     expect(second['session_id']).not.toBe(first['session_id']);
-    expect(second['last_reference']).toEqual({ bot: true, bot_event: 'main_menu', created_at: first['time'] });
+    // no button opened the second chat: no reference, the last one's fields instead
+    expect(second['reference']).toBeUndefined();
+    expect(second['last_reference']).toEqual({ extra: null, bot: true, bot_event: 'main_menu', created_at: first['time'] });
+    // a chat a button opened carries its reference, and no last one
+    await h.messenger.endWithBot({ senderKey: KAKAO, userKey: 'bot-user', botEvent: 'again' });
+    await h.receiver.waitFor('/expired_session', { where: (b) => b['bot_event'] === 'again' });
+    const opened = await h.control.customerMessage('bot-user', { senderKey: KAKAO, text: 'from the ad', reference: { extra: 'ad-9' } });
+    if (!opened.ok) throw new Error(opened.message);
+    const third = must(h.receiver.of('/reference')[2]).body;
+    expect([third['reference'], third['last_reference']]).toEqual([{ extra: 'ad-9' }, undefined]);
     await expect(h.messenger.endWithBot({ senderKey: KAKAO, userKey: 'bot-user', botEvent: 'x'.repeat(101) })).resolves.toMatchObject({ code: '-510' });
   });
 

@@ -76,6 +76,9 @@ export class SessionEngine {
         consentGiven: false,
       };
       c.session = session;
+      // as the messenger: `reference` when a button opened the chat, else `last_reference` (when there was one)
+      const opened = Object.keys(session.reference).length > 0;
+      const last = opened ? null : lastReferenceOf(c);
       events.push({
         path: 'reference',
         body: {
@@ -84,8 +87,8 @@ export class SessionEngine {
           session_id: session.id,
           time: now,
           app_user_id: null,
-          reference: session.reference,
-          last_reference: lastReferenceOf(c),
+          ...(opened ? { reference: session.reference } : {}),
+          ...(last ? { last_reference: last } : {}),
         },
       });
     }
@@ -127,9 +130,9 @@ export class SessionEngine {
   }
 }
 
-/** The previous session's reference and bot info (null when the customer never had one). */
+/** The previous session's `extra`, bot hand-off and start, the fields the messenger names (null when there was none). */
 function lastReferenceOf(c: Customer): Record<string, unknown> | null {
   const last = c.last;
   if (!last) return null;
-  return { ...last.reference, bot: last.reason === 'bot', bot_event: last.botEvent, created_at: last.startedAt };
+  return { extra: last.reference['extra'] ?? null, bot: last.reason === 'bot', bot_event: last.botEvent, created_at: last.startedAt };
 }
