@@ -114,7 +114,7 @@ describe('messenger callbacks', () => {
     const left = await h.post('/sandbox/customers/leaver/end', { brandKey: 'acme-kakao' });
     expect(left.status).toBe(200);
     const item = await lastItem('leaver');
-    expect(item).toMatchObject({ kind: 'ended', text: 'Consultation ended by the customer' });
+    expect(item).toMatchObject({ kind: 'ended', text: 'Consultation ended' });
     await receiver.waitFor(() => signalsOf('leaver').some((s) => s['seq'] === item.seq));
     expect(signalsOf('leaver').find((s) => s['seq'] === item.seq)).toMatchObject({ kind: 'ended', brandKey: 'acme-kakao', userKey: 'leaver' });
   });

@@ -63,8 +63,8 @@ export class CallbacksService {
   }
 
   /**
-   * The messenger reports every end the same way, with no cause (a sandbox's `reason` only words the text).
-   * An end the service asked for, or any end before the session's 30 days (from the customer's last message,
+   * The messenger reports every end the same way, with no cause. An end the service asked for (journaled with
+   * its cause when it was asked), or any end before the session's 30 days (from the customer's last message,
    * counted from the next full hour) ran out, is `ended`: the customer left, ended the chat or blocked the
    * channel, or another agent tool ended it. Only an end once those 30 days have run out is `expired`.
    */
@@ -72,22 +72,20 @@ export class CallbacksService {
     const channel = await this.channelOf(body);
     const userKey = requiredString(body, 'user_key');
     const sessionId = requiredString(body, 'session_id');
-    const reason = optionalString(body, 'reason');
-    const botEvent = optionalString(body, 'bot_event');
     const at = timeOf(body, this.clock.now());
     const room = await this.store.journal.getRoom(channel.key, userKey);
     const askedToEnd = room?.endRequestedSession === sessionId;
     const lastActivity = askedToEnd ? undefined : await this.store.journal.lastCustomerActivityMs(channel.key, userKey, sessionId);
     const kind: JournalKind = lastActivity !== undefined && at >= sessionExpiresAt(lastActivity) ? 'expired' : 'ended';
-    const cause = kind === 'expired' ? 'expired' : reason !== undefined && reason !== 'expired' ? reason : askedToEnd ? 'agent_end' : 'ended';
-    const ending = sessionEnding(cause, botEvent);
+    const cause = kind === 'expired' ? 'expired' : askedToEnd ? 'agent_end' : 'ended';
+    const ending = sessionEnding(cause);
     const item = await this.journal.appendSessionEnd(channel.key, {
       userKey,
       sessionId,
       kind,
       text: ending.text,
       timestampUnixMs: at,
-      meta: cause !== 'ended' ? { reason: cause, ...(botEvent ? { botEvent } : {}) } : null,
+      meta: cause !== 'ended' ? { reason: cause } : null,
     });
     if (item) return { ok: true, seq: item.seq };
     const conversation = await this.store.journal.findCustomerConversation(channel.key, userKey, sessionId);

@@ -1,11 +1,10 @@
 /** Why a consultation ended, as journaled (`reason` in the item's meta). */
-export type EndReason = 'agent_end' | 'bot' | 'block' | 'customer_left' | 'expired';
+export type EndReason = 'agent_end' | 'bot' | 'block' | 'expired';
 
 const TEXTS: Record<EndReason, string> = {
   agent_end: 'Consultation ended by the agent',
   bot: 'Consultation handed off to the bot',
   block: 'Consultation ended: customer blocked',
-  customer_left: 'Consultation ended by the customer',
   expired: 'Session expired',
 };
 

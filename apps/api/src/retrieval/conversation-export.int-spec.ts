@@ -80,7 +80,7 @@ describe('GET /api/agent/conversations/export', () => {
       ['system', 'Consultation started'],
       ['customer', 'where is my parcel?'],
       ['agent', 'on its way'],
-      ['system', 'Consultation ended by the customer'],
+      ['system', 'Consultation ended'],
     ]);
     for (const line of ended?.lines ?? []) expect(line.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+09:00$/);
     const photos = conversations.find((c) => c.userKey === 'ben');

@@ -107,7 +107,7 @@ describe('retrieval', () => {
       sessionId: expect.any(String),
       ended: true,
       lastActivity: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+09:00$/),
-      last: 'Consultation ended by the customer',
+      last: 'Consultation ended',
       count: 4,
     });
 
@@ -121,7 +121,7 @@ describe('retrieval', () => {
       ['system', 'Consultation started'],
       ['customer', 'where is my parcel?'],
       ['agent', 'on its way'],
-      ['system', 'Consultation ended by the customer'],
+      ['system', 'Consultation ended'],
     ]);
     for (const line of conversation.body.lines) expect(line.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+09:00$/);
   });

@@ -134,12 +134,12 @@ describe('sandbox chat view, delete, consent and taps', () => {
     await expect(h.control.tap('tap-user', { senderKey: KAKAO, serial: s, quickReply: 5 })).resolves.toMatchObject({ ok: false, code: 'NOT_FOUND' });
   });
 
-  it('taps: BT on a chatbot-builder channel ends the session with reason bot and records the chat_event', async () => {
+  it('taps: BT on a chatbot-builder channel ends the session, and the next consultation names the chat_event in last_reference', async () => {
     await customerSays(h, 'bt-user', 'hello', BOT);
     const s = serial();
     const envelope = { chat_bubble_type: 'TEXT', message: 'talk to the bot?', attachment: { quick_replies: [{ type: 'BT', name: 'Bot', chat_event: 'faq' }] } };
     await expect(h.messenger.sendRich({ senderKey: BOT, userKey: 'bt-user', serialNumber: s, envelope })).resolves.toEqual({ code: '0', message: null });
-    h.receiver.expect('/expired_session', (b) => b['reason'] === 'bot');
+    h.receiver.expect('/expired_session', (b) => b['user_key'] === 'bt-user');
     const r = await h.control.tap('bt-user', { senderKey: BOT, serial: s, quickReply: 0 });
     expect(r.ok && r.callbacks.map((c) => c.path)).toEqual(['/expired_session']);
     await customerSays(h, 'bt-user', 'hi again', BOT);

@@ -82,24 +82,24 @@ describe('sandbox sessions and callbacks', () => {
     });
   });
 
-  it('agent end fires /expired_session (agent_end) and returns the session id; nothing in progress -> no session_id', async () => {
+  it('agent end fires /expired_session (no cause, as the messenger) and returns the session id; nothing in progress -> no session_id', async () => {
     const started = await customerSays(h, 'end-user', 'hi');
     const sessionId = must(h.receiver.of('/reference')[0]).body['session_id'];
     expect(started.ok).toBe(true);
-    h.receiver.expect('/expired_session', (b) => b['reason'] === 'agent_end' && b['session_id'] === sessionId);
+    h.receiver.expect('/expired_session', (b) => b['session_id'] === sessionId);
     await expect(h.messenger.end({ senderKey: KAKAO, userKey: 'end-user' })).resolves.toEqual({ code: '0', message: null, sessionId });
     await expect(h.messenger.end({ senderKey: KAKAO, userKey: 'end-user' })).resolves.toEqual({ code: '0', message: null });
     await h.receiver.verify();
     const [expired] = await h.receiver.waitFor('/expired_session');
-    expect(must(expired).body).toEqual({ user_key: 'end-user', sender_key: KAKAO, session_id: sessionId, time: expect.any(Number), reason: 'agent_end' });
+    expect(must(expired).body).toEqual({ user_key: 'end-user', sender_key: KAKAO, session_id: sessionId, time: expect.any(Number) });
   });
 
-  it('end_with_bot ends with reason bot; the next consultation carries it in last_reference', async () => {
+  it('end_with_bot ends the session; the next consultation carries the hand-off in last_reference', async () => {
     await customerSays(h, 'bot-user', 'hi');
     const first = must(h.receiver.of('/reference')[0]).body;
     const r = await h.messenger.endWithBot({ senderKey: KAKAO, userKey: 'bot-user', botEvent: 'main_menu' });
     expect(r).toEqual({ code: '0', message: null, sessionId: first['session_id'] });
-    await h.receiver.waitFor('/expired_session', { where: (b) => b['reason'] === 'bot' });
+    await h.receiver.waitFor('/expired_session', { where: (b) => b['session_id'] === first['session_id'] });
     await customerSays(h, 'bot-user', 'back again');
     const second = must(h.receiver.of('/reference')[1]).body;
     expect(second['session_id']).not.toBe(first['session_id']);
@@ -108,7 +108,7 @@ describe('sandbox sessions and callbacks', () => {
     expect(second['last_reference']).toEqual({ extra: null, bot: true, bot_event: 'main_menu', created_at: first['time'] });
     // a chat a button opened carries its reference, and no last one
     await h.messenger.endWithBot({ senderKey: KAKAO, userKey: 'bot-user', botEvent: 'again' });
-    await h.receiver.waitFor('/expired_session', { where: (b) => b['bot_event'] === 'again' });
+    await h.receiver.waitFor('/expired_session', { count: 2 });
     const opened = await h.control.customerMessage('bot-user', { senderKey: KAKAO, text: 'from the ad', reference: { extra: 'ad-9' } });
     if (!opened.ok) throw new Error(opened.message);
     const third = must(h.receiver.of('/reference')[2]).body;
@@ -116,9 +116,9 @@ describe('sandbox sessions and callbacks', () => {
     await expect(h.messenger.endWithBot({ senderKey: KAKAO, userKey: 'bot-user', botEvent: 'x'.repeat(101) })).resolves.toMatchObject({ code: '-510' });
   });
 
-  it('block ends the session with reason block', async () => {
+  it('block ends the session', async () => {
     await customerSays(h, 'block-user', 'hi');
-    h.receiver.expect('/expired_session', (b) => b['user_key'] === 'block-user' && b['reason'] === 'block');
+    h.receiver.expect('/expired_session', (b) => b['user_key'] === 'block-user');
     await h.messenger.block({ senderKey: KAKAO, userKey: 'block-user' });
   });
 
@@ -126,7 +126,7 @@ describe('sandbox sessions and callbacks', () => {
     await customerSays(h, 'leave-user', 'hi');
     const r = await h.control.customerLeave('leave-user', { senderKey: KAKAO });
     expect(r.ok && r.callbacks).toEqual([{ path: '/expired_session', status: 200, body: expect.any(Object) }]);
-    expect(must(h.receiver.of('/expired_session')[0]).body['reason']).toBe('customer_left');
+    expect(must(h.receiver.of('/expired_session')[0]).body).toEqual({ user_key: 'leave-user', sender_key: KAKAO, session_id: expect.any(String), time: expect.any(Number) });
     await expect(h.control.customerLeave('leave-user', { senderKey: KAKAO })).resolves.toMatchObject({ ok: false, code: 'NO_SESSION' });
   });
 
@@ -143,7 +143,7 @@ describe('sandbox sessions and callbacks', () => {
   it('expiry is also noticed lazily when the shared clock is moved directly', async () => {
     await customerSays(h, 'lazy-user', 'hi');
     h.clock.advance(31 * 24 * HOUR);
-    h.receiver.expect('/expired_session', (b) => b['user_key'] === 'lazy-user' && b['reason'] === 'expired');
+    h.receiver.expect('/expired_session', (b) => b['user_key'] === 'lazy-user');
     await expect(h.messenger.writeText({ senderKey: KAKAO, userKey: 'lazy-user', serialNumber: serial(), message: 'x' })).resolves.toMatchObject({ code: '-502' });
   });
 
@@ -184,7 +184,7 @@ describe('sandbox session expiry on a frozen clock', () => {
     const after = await h.control.advanceClock(0.001);
     expect(after.ok && after.callbacks).toEqual([{ path: '/expired_session', status: 200, body: expect.any(Object) }]);
     expect(after.ok && after.now).toBeGreaterThanOrEqual(at);
-    expect(must(h.receiver.of('/expired_session')[0]).body).toMatchObject({ user_key: 'exp-user', reason: 'expired' });
+    expect(must(h.receiver.of('/expired_session')[0]).body).toMatchObject({ user_key: 'exp-user' });
     await expect(h.messenger.writeText({ senderKey: KAKAO, userKey: 'exp-user', serialNumber: serial(), message: 'x' })).resolves.toMatchObject({ code: '-502' });
   });
 

@@ -124,8 +124,8 @@ export class SessionEngine {
     c.session = null;
     c.last = { reference: s.reference, startedAt: s.startedAt, endedAt: now, reason, botEvent };
     this.state.addNotice(c, END_NOTICES[reason], now);
-    // `reason` and `bot_event` are the sandbox's own additions; the messenger's callback names no cause.
-    const body = { user_key: c.userKey, sender_key: c.senderKey, session_id: s.id, time: now, reason, ...(botEvent ? { bot_event: botEvent } : {}) };
+    // as the messenger's: no cause (the reason stays here, for the next consultation's last_reference)
+    const body = { user_key: c.userKey, sender_key: c.senderKey, session_id: s.id, time: now };
     return { sessionId: s.id, events: [{ path: 'expired_session', body }] };
   }
 }

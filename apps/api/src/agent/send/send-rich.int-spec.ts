@@ -48,7 +48,8 @@ describe('POST /api/agent/send/rich', () => {
     const tap = await h.post<{ ok: boolean }>('/sandbox/customers/r2/tap', { brandKey: 'acme-kakao', serial: sent.body.serial, quickReply: 0 });
     expect(tap.body.ok).toBe(true);
     const items = (await h.get<{ messages: Array<{ kind: string; text: string }> }>('/api/agent/rooms/r2/messages?brand=acme-kakao')).body.messages;
-    expect(items[0]).toMatchObject({ kind: 'ended', text: 'Consultation handed off to the bot: bot_menu' });
+    // the messenger's end callback names no cause: a customer's tap ends it as any end the service did not ask for
+    expect(items[0]).toMatchObject({ kind: 'ended', text: 'Consultation ended' });
     expect((await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'r2', text: 'x' })).body.code).toBe('-502');
   });
 
