@@ -70,7 +70,7 @@ describe('streamConversations against the built service', () => {
       ['system', 'Consultation started'],
       ['customer', 'question of k1'],
       ['agent', 'answer to k1'],
-      ['system', 'Consultation ended by the customer'],
+      ['system', 'Consultation ended'],
     ]);
   });
 
