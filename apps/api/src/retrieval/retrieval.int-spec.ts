@@ -55,7 +55,14 @@ describe('retrieval', () => {
     expect(most.body.messages).toHaveLength(106);
   });
 
-  it.each(['0', '301', 'abc', '1.5'])('refuses max=%s with 400 naming max', async (max) => {
+  it('takes an empty max as not given (the default 100)', async () => {
+    await h.customerWrites('vera', { text: 'only one' });
+    const reply = await h.get<{ messages: Item[] }>('/api/agent/rooms/vera/messages?brand=acme-kakao&max=');
+    expect(reply.status).toBe(200);
+    expect(reply.body.messages.map((m) => m.text)).toEqual(['only one', 'Consultation started']);
+  });
+
+  it.each(['0', '301', 'abc', '1.5', '0x10', '1e2', '5.0', '%205', '-1'])('refuses max=%s with 400 naming max', async (max) => {
     const reply = await h.get(`/api/agent/rooms/quinn/messages?brand=acme-kakao&max=${max}`);
     expect(reply.status).toBe(400);
     expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('max') });

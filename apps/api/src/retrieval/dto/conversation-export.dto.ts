@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { QueryInteger } from '../../common/http/form-fields';
 import { BrandQueryDto } from './retrieval-query.dto';
 import { ConversationResponseDto } from './retrieval-response.dto';
 
@@ -18,7 +18,7 @@ export class ConversationExportQueryDto extends BrandQueryDto {
 
   @ApiPropertyOptional({ minimum: 1, maximum: EXPORT_MAX_LIMIT, default: EXPORT_MAX_DEFAULT, description: 'conversations per page' })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(EXPORT_MAX_LIMIT)

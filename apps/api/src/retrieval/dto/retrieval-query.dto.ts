@@ -1,7 +1,7 @@
 import { MAX_MESSAGES_DEFAULT, MAX_MESSAGES_LIMIT } from '@brandwire/domain';
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { QueryInteger } from '../../common/http/form-fields';
 
 export const ROOMS_MAX_DEFAULT = 100;
 export const ROOMS_MAX_LIMIT = 1000;
@@ -19,7 +19,7 @@ export class BrandQueryDto {
 export class MessagesQueryDto extends BrandQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_MESSAGES_LIMIT, default: MAX_MESSAGES_DEFAULT })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(MAX_MESSAGES_LIMIT)
@@ -29,7 +29,7 @@ export class MessagesQueryDto extends BrandQueryDto {
 export class RoomsQueryDto extends BrandQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: ROOMS_MAX_LIMIT, default: ROOMS_MAX_DEFAULT })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(ROOMS_MAX_LIMIT)
@@ -52,7 +52,7 @@ export class ConversationsQueryDto {
 
   @ApiPropertyOptional({ minimum: 1, maximum: CONVERSATIONS_MAX_LIMIT, default: CONVERSATIONS_MAX_DEFAULT, description: 'per channel, most recent first' })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(CONVERSATIONS_MAX_LIMIT)

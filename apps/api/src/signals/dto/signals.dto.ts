@@ -1,7 +1,7 @@
 import { SIGNAL_KINDS } from '@brandwire/domain';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { QueryInteger } from '../../common/http/form-fields';
 
 export class SignalsQueryDto {
   @ApiProperty({ example: 'acme-kakao' })
@@ -17,7 +17,7 @@ export class SignalsQueryDto {
 
   @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
-  @Type(() => Number)
+  @QueryInteger()
   @IsInt()
   @Min(1)
   @Max(1000)
