@@ -86,6 +86,14 @@ describe('end, end-with-bot, block and unblock', () => {
     expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dan', text: 'still there?' })).body.code).toBe('-502');
   });
 
+  it.each(['', '  \n '])('refuses a blank greeting (%j) with 400 before anything ends', async (greeting) => {
+    await h.customerWrites('eve', { text: 'still here' });
+    const reply = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'eve', greeting });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'greeting must not be blank; leave it out to end without a greeting' });
+    expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'eve', text: 'still in progress' })).body.ok).toBe(true);
+  });
+
   it('answers an end with a greeting to a customer without a consultation: the greeting fails with -502', async () => {
     const reply = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'ghost', greeting: 'bye' });
     expect(reply.body).toMatchObject({ ok: true, sessionId: null, greeting: { ok: false, code: '-502' } });

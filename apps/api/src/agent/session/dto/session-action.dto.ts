@@ -1,11 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { CustomerTargetDto } from '../../send/dto/send-text.dto';
 
 export class EndDto extends CustomerTargetDto {
-  @ApiPropertyOptional({ description: 'a text sent to the customer before the consultation ends' })
+  @ApiPropertyOptional({ description: 'a text sent to the customer before the consultation ends; leave it out to end without one' })
   @IsOptional()
   @IsString()
+  // refused before anything happens: the end cannot be undone once the messenger refused a blank greeting
+  @Matches(/\S/, { message: 'greeting must not be blank; leave it out to end without a greeting' })
   greeting?: string;
 }
 
