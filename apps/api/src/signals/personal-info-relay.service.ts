@@ -1,7 +1,7 @@
 import type { SignalPayload } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, STORE } from '../app/tokens';
 import { SignalBus } from './signal-bus';
 import { WEBHOOK_SENDER } from './signal-tokens';
@@ -17,12 +17,15 @@ const TURN_POLL_MS = 250;
  * webhook from memory, with a few quick retries, and to live signal streams. Without a webhook it is dropped.
  * Its seq is reserved from the channel's sequence; no journal item holds it. Like every signal it reaches the
  * webhook in the customer's seq order: it waits in memory while earlier signals of the customer are still to be
- * delivered (they are, or are given up after their retry period).
+ * delivered (they are, or are given up after their retry period). A result still held when the service stops
+ * gets one last attempt then, ahead of its turn: late in order is better than lost.
  */
 @Injectable()
-export class PersonalInfoRelay implements OnApplicationShutdown {
+export class PersonalInfoRelay implements BeforeApplicationShutdown {
   private readonly logger = new Logger('PersonalInfoRelay');
   private closed = false;
+  /** results not yet delivered, each with what its last attempt needs */
+  private readonly held = new Map<SignalPayload, { url: string; secret: string }>();
 
   constructor(
     @Inject(STORE) private readonly store: Store,
@@ -37,13 +40,23 @@ export class PersonalInfoRelay implements OnApplicationShutdown {
     const payload: SignalPayload = { kind: 'personal_info', seq, brandKey: channel.key, userKey, timestampUnixMs: this.clock.now(), ...values };
     this.bus.ephemeral(payload);
     if (!settings.webhookUrl) return;
-    void this.deliverInTurn(settings.webhookUrl, settings.webhookSecret, payload).catch((error: unknown) => {
-      this.logger.warn(`could not deliver consent signal seq ${payload.seq}: ${String(error)}; its values were not kept`);
-    });
+    this.held.set(payload, { url: settings.webhookUrl, secret: settings.webhookSecret });
+    void this.deliverInTurn(settings.webhookUrl, settings.webhookSecret, payload)
+      .catch((error: unknown) => {
+        this.logger.warn(`could not deliver consent signal seq ${payload.seq}: ${String(error)}; its values were not kept`);
+      })
+      .finally(() => this.held.delete(payload));
   }
 
-  onApplicationShutdown(): void {
+  /** before the delivery worker's shutdown, which closes the webhook sender */
+  async beforeApplicationShutdown(): Promise<void> {
     this.closed = true;
+    const last = [...this.held].map(async ([payload, { url, secret }]) => {
+      this.held.delete(payload);
+      if (await this.attempt(url, secret, payload)) return;
+      this.logger.warn(`could not deliver consent signal seq ${payload.seq} before stopping; its values were not kept`);
+    });
+    await Promise.allSettled(last);
   }
 
   private async deliverInTurn(url: string, secret: string, payload: SignalPayload): Promise<void> {
@@ -51,14 +64,17 @@ export class PersonalInfoRelay implements OnApplicationShutdown {
       await pause(TURN_POLL_MS);
       if (this.closed) return;
     }
-    const id = webhookId({ channelKey: payload.brandKey, seq: payload.seq, part: 0 });
-    const body = JSON.stringify(payload);
     for (const delay of ATTEMPT_DELAYS_MS) {
       if (delay > 0) await pause(delay);
       if (this.closed) return;
-      if ((await this.sender.send(url, secret, id, body, Date.now())).ok) return;
+      if (await this.attempt(url, secret, payload)) return;
     }
-    this.logger.warn(`could not deliver consent signal ${id}; its values were not kept`);
+    this.logger.warn(`could not deliver consent signal seq ${payload.seq}; its values were not kept`);
+  }
+
+  private async attempt(url: string, secret: string, payload: SignalPayload): Promise<boolean> {
+    const id = webhookId({ channelKey: payload.brandKey, seq: payload.seq, part: 0 });
+    return (await this.sender.send(url, secret, id, JSON.stringify(payload), Date.now())).ok;
   }
 }
 

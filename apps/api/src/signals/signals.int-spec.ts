@@ -192,3 +192,27 @@ describe('signals to the client', () => {
     expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('url') });
   });
 });
+
+describe('a consent result held for its turn when the service stops', () => {
+  it('gets one last attempt while the service stops instead of being dropped', async () => {
+    const h = await ServiceHarness.start();
+    const receiver = await WebhookReceiver.start();
+    try {
+      await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url: receiver.url } });
+      receiver.status = 503;
+      await h.customerWrites('s-stop', { text: 'call me' });
+      expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 's-stop' })).body).toMatchObject({ ok: true });
+      await h.post('/sandbox/customers/s-stop/consent', { brandKey: 'acme-kakao', nickname: 'Hana', phoneNumber: '010-1234-5678' });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      receiver.status = 200;
+    } finally {
+      await h.stop();
+    }
+    try {
+      const consent = receiver.accepted.filter((d) => d.json['kind'] === 'personal_info').map((d) => d.json);
+      expect(consent).toEqual([expect.objectContaining({ userKey: 's-stop', nickname: 'Hana', phoneNumber: '010-1234-5678' })]);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
