@@ -86,6 +86,25 @@ describe('end, end-with-bot, block and unblock', () => {
     expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dan', text: 'still there?' })).body.code).toBe('-502');
   });
 
+  it('takes a null greeting as none: ends without sending one', async () => {
+    await h.customerWrites('nell', { text: 'thanks' });
+    const reply = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'nell', greeting: null });
+    expect(reply.body).toEqual({ ok: true, code: '0', message: null, sessionId: expect.any(String) });
+    expect((await h.customerChat('nell')).filter((b) => b.from === 'agent')).toEqual([]);
+  });
+
+  it('greets and ends once when the same end with greeting comes three times at once', async () => {
+    await h.customerWrites('tri', { text: 'bye for now' });
+    const replies = await Promise.all(
+      ['bye 1', 'bye 2', 'bye 3'].map((greeting) => h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'tri', greeting })),
+    );
+    expect(replies.filter((r) => r.body.sessionId).map((r) => r.body.greeting?.ok)).toEqual([true]);
+    expect(replies.filter((r) => !r.body.sessionId).map((r) => r.body.greeting?.code)).toEqual(['-502', '-502']);
+    expect((await h.customerChat('tri')).filter((b) => b.from === 'agent')).toHaveLength(1);
+    await settle();
+    expect((await kinds('tri')).filter(([k]) => k === 'ended')).toHaveLength(1);
+  });
+
   it.each(['', '  \n '])('refuses a blank greeting (%j) with 400 before anything ends', async (greeting) => {
     await h.customerWrites('eve', { text: 'still here' });
     const reply = await h.post<Reply>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'eve', greeting });

@@ -5,6 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
+import { KeyedTurns } from '../../common/concurrency/keyed-turns';
 import { toErrorReply } from '../../common/errors/to-error-reply';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import { type EndReason, sessionEnding } from '../../journal/session-ending';
@@ -12,9 +13,14 @@ import type { CustomerTargetDto } from '../send/dto/send-text.dto';
 import { SendService } from '../send/send.service';
 import type { EndDto, EndWithBotDto, GreetingResultDto, SessionActionResponseDto } from './dto/session-action.dto';
 
-/** Ends consultations (plainly or with a hand-off to the bot) and blocks or unblocks customers. Never billed. */
+/**
+ * Ends consultations (plainly or with a hand-off to the bot) and blocks or unblocks customers. Never billed.
+ * One customer's ends and blocks take turns, so that of several ends at once only the first greets and ends.
+ */
 @Injectable()
 export class SessionActionsService {
+  private readonly turns = new KeyedTurns();
+
   constructor(
     private readonly access: BrandAccessService,
     private readonly sends: SendService,
@@ -26,11 +32,13 @@ export class SessionActionsService {
 
   async end(principal: Principal, dto: EndDto): Promise<SessionActionResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
-    // the end happens whatever became of the greeting; the answer says both
-    const greeting = dto.greeting === undefined ? undefined : await this.sendGreeting(channel, dto.userKey, dto.greeting);
-    const ended = await this.endWith(channel, dto.userKey, 'agent_end', (ref) => this.messenger.end(ref));
-    if (!greeting) return ended;
-    return { ...ended, ...(greeting.ok ? { serial: greeting.serial } : {}), greeting };
+    return this.inTurn(channel, dto.userKey, async () => {
+      // the end happens whatever became of the greeting; the answer says both (null: no greeting, as left out)
+      const greeting = dto.greeting == null ? undefined : await this.sendGreeting(channel, dto.userKey, dto.greeting);
+      const ended = await this.endWith(channel, dto.userKey, 'agent_end', (ref) => this.messenger.end(ref));
+      if (!greeting) return ended;
+      return { ...ended, ...(greeting.ok ? { serial: greeting.serial } : {}), greeting };
+    });
   }
 
   /** The greeting's outcome, also when it could not be sent at all (plan used up, for one): it never stops the end. */
@@ -46,14 +54,20 @@ export class SessionActionsService {
 
   async endWithBot(principal: Principal, dto: EndWithBotDto): Promise<SessionActionResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
-    return this.endWith(channel, dto.userKey, 'bot', (ref) => this.messenger.endWithBot({ ...ref, ...(dto.botEvent ? { botEvent: dto.botEvent } : {}) }), {
-      botEvent: dto.botEvent ?? null,
-    });
+    return this.inTurn(channel, dto.userKey, () =>
+      this.endWith(channel, dto.userKey, 'bot', (ref) => this.messenger.endWithBot({ ...ref, ...(dto.botEvent ? { botEvent: dto.botEvent } : {}) }), {
+        botEvent: dto.botEvent ?? null,
+      }),
+    );
   }
 
   async block(principal: Principal, dto: CustomerTargetDto): Promise<SessionActionResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
-    return this.endWith(channel, dto.userKey, 'block', (ref) => this.messenger.block(ref));
+    return this.inTurn(channel, dto.userKey, () => this.endWith(channel, dto.userKey, 'block', (ref) => this.messenger.block(ref)));
+  }
+
+  private inTurn<T>(channel: ChannelRecord, userKey: string, task: () => Promise<T>): Promise<T> {
+    return this.turns.run(`${channel.key}\u0000${userKey}`, task);
   }
 
   async unblock(principal: Principal, dto: CustomerTargetDto): Promise<SessionActionResponseDto> {
