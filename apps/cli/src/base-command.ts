@@ -2,6 +2,7 @@ import { Command } from '@oclif/core/command';
 import { type ConfigTolerance, type Session, loadSession } from './lib/config-store';
 import { failureOf } from './lib/failure';
 import { colorEnabled, paint } from './lib/output';
+import { safeForTerminal } from './lib/terminal-text';
 
 /**
  * Every command: global --json (one line of JSON on stdout; errors as `{ ok: false, error, code }`), the exit codes
@@ -25,12 +26,12 @@ export abstract class BrandwireCommand extends Command {
   protected async show(print: () => string | Promise<string>): Promise<void> {
     if (this.jsonEnabled()) return;
     const text = await print();
-    if (text !== '') process.stdout.write(`${text}\n`);
+    if (text !== '') process.stdout.write(`${safeForTerminal(text)}\n`);
   }
 
   /** A message for people on stderr (also in --json mode, where stdout holds the JSON only). */
   protected note(message: string): void {
-    process.stderr.write(`${message}\n`);
+    process.stderr.write(`${safeForTerminal(message)}\n`);
   }
 
   protected override logJson(json: unknown): void {
@@ -47,7 +48,8 @@ export abstract class BrandwireCommand extends Command {
       return;
     }
     const color = colorEnabled(process.stderr);
-    process.stderr.write(`${paint('Error:', 'red', color)} ${failure.message}${failure.code === 'USAGE' || failure.code === 'INTERNAL' ? '' : ` (${failure.code})`}\n`);
-    if (failure.hint) process.stderr.write(`${paint('Hint:', 'dim', color)} ${failure.hint}\n`);
+    const code = failure.code === 'USAGE' || failure.code === 'INTERNAL' ? '' : ` (${failure.code})`;
+    process.stderr.write(`${paint('Error:', 'red', color)} ${safeForTerminal(`${failure.message}${code}`)}\n`);
+    if (failure.hint) process.stderr.write(`${paint('Hint:', 'dim', color)} ${safeForTerminal(failure.hint)}\n`);
   }
 }

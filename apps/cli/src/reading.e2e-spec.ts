@@ -45,6 +45,19 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     expect(text.stdout).toMatch(new RegExp(`│ \\d+ +│ ${year}-\\d\\d-\\d\\d [\\d:]{8} [+-][\\d:]{5} │ message +│ Where is my order\\? +│`));
   });
 
+  it("shows a customer's control characters as signs instead of sending them to the terminal", async () => {
+    await s.service.customerWrites('mallory', 'hi \u001b[2J\u001b]0;pwned\u0007 one\rtwo \u202eevil');
+    for (const args of [['rooms', '--channel', 'acme-kakao'], ['rooms', '--channel', 'acme-kakao', '--to', 'mallory'], ['history', '--channel', 'acme-kakao']]) {
+      const text = await s.run(args, reader);
+      expect(text.stdout).toContain('hi ␛[2J␛]0;pwned␇ one␍two \\u202eevil');
+      // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
+      expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202e]/);
+    }
+    // --json keeps the text as it is, escaped by JSON
+    const json = await s.run(['rooms', '--channel', 'acme-kakao', '--to', 'mallory', '--json'], reader);
+    expect(json.json<{ messages: Array<{ text: string }> }>().messages[0]?.text).toBe('hi \u001b[2J\u001b]0;pwned\u0007 one\rtwo \u202eevil');
+  });
+
   it('rejects --max above 300 and requires --channel for rooms, profile and sysmsg', async () => {
     expect((await s.run(['rooms', '--channel', 'acme-kakao', '--max', '301', '--json'], reader)).code).toBe(2);
     for (const command of ['rooms', 'profile', 'sysmsg']) {

@@ -1,5 +1,7 @@
 /** Text output for people: tables, timestamps with the year, colour only on a terminal and never with NO_COLOR. */
 
+import { shownControls } from './terminal-text';
+
 type Env = Record<string, string | undefined>;
 
 export function colorEnabled(stream: { isTTY?: boolean } = process.stdout, env: Env = process.env): boolean {
@@ -37,9 +39,9 @@ export function formatIsoTimestamp(iso: string, timeZoneOffsetMinutes?: number):
   return Number.isNaN(unixMs) ? iso : formatTimestamp(unixMs, timeZoneOffsetMinutes);
 }
 
-/** One line, at most `width` characters: newlines shown as ⏎, the rest cut with an ellipsis. */
+/** One line, at most `width` characters: newlines shown as ⏎, other control characters as signs, the rest cut with an ellipsis. */
 export function oneLine(text: string, width = 60): string {
-  const flat = text.replace(/\r?\n/g, ' ⏎ ');
+  const flat = shownControls(text.replace(/\r?\n/g, ' ⏎ ').replace(/\t/g, ' '));
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat;
 }
 
