@@ -90,6 +90,22 @@ describe('sending from the tool: what the customer receives', () => {
     expect(missing.json()).toEqual({ ok: false, error: `--file ${join(s.dir, 'nope.png')}: no such file`, code: 'FILE' });
   });
 
+  it('exits 3 and says so on stderr when only some --file bubbles were delivered', async () => {
+    await s.service.customerWrites('u-partly', 'Both files please');
+    const png = writePng(join(s.dir, 'good.png'), 640, 480);
+    const fake = join(s.dir, 'fake.png');
+    writeFileSync(fake, 'not an image at all');
+    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-partly', '--file', png, '--file', fake, '--json'], writer);
+    expect(run.code).toBe(3);
+    expect(run.json()).toMatchObject({ ok: true, results: [{ kind: 'image', ok: true }, { kind: 'image', ok: false, code: 'UNSUPPORTED_IMAGE' }] });
+    expect(run.stderr).toBe('1 of 2 bubbles were not delivered\n');
+    const text = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-partly', '--file', fake, '--file', png], writer);
+    expect(text.code).toBe(3);
+    expect(text.stdout).toMatch(/^ {2}image: failed \(UNSUPPORTED_IMAGE\)/m);
+    expect(text.stderr).toBe('1 of 2 bubbles were not delivered\n');
+    expect((await agentTexts('u-partly')).map((b) => b.kind)).toEqual(['rich', 'rich']);
+  });
+
   it('reports a messenger refusal with its code and the serial (exit 1)', async () => {
     await s.service.customerWrites('u-ended', 'Bye');
     await s.service.call('POST', '/sandbox/customers/u-ended/end', { brandKey: 'acme-kakao' });

@@ -2,13 +2,14 @@ import { string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import { channelOf } from '../lib/channel';
 import { connect } from '../lib/connect';
+import { EXIT } from '../lib/exit-codes';
 import { channelFlag, toFlag } from '../lib/flags';
 import { type SendResult, sendMessage } from '../lib/send-message';
 
 export default class Send extends BrandwireCommand {
   static override summary = 'Send text, a rich message or attachments to a customer';
   static override description =
-    'With --file the files are delivered directly (images as image bubbles, other formats as file bubbles) and --text goes into the first bubble. --rich-json takes a file with the rich envelope; chat_bubble_type is required. Prints { ok, brandKey, userKey, serial } with --json.';
+    'With --file the files are delivered directly (images as image bubbles, other formats as file bubbles) and --text goes into the first bubble; when some of them could not be delivered the exit code is 3 and results names them. --rich-json takes a file with the rich envelope; chat_bubble_type is required. Prints { ok, brandKey, userKey, serial } with --json.';
   static override examples = [
     '<%= config.bin %> send --channel acme-kakao --to alice --text "Your order left today."',
     '<%= config.bin %> send --channel acme-kakao --to alice --rich-json card.json',
@@ -40,6 +41,11 @@ export default class Send extends BrandwireCommand {
       for (const item of result.results ?? []) lines.push(`  ${item.kind}: ${item.ok ? item.serial : `failed (${item.code}) ${item.message ?? ''}`}`);
       return lines.join('\n');
     });
+    const failed = (result.results ?? []).filter((item) => !item.ok).length;
+    if (failed > 0) {
+      this.note(`${failed} of ${result.results?.length ?? 0} bubbles were not delivered`);
+      process.exitCode = EXIT.partly;
+    }
     return result;
   }
 }

@@ -2,9 +2,10 @@ import type { ErrorCode } from '@brandwire/domain';
 
 /**
  * The tool's exit codes (documented in `brandwire --help` and the README):
- * 0 ok, 1 error, 2 usage (the command line was wrong), 4 authentication needed (no key, or the key was refused).
+ * 0 ok, 1 error, 2 usage (the command line was wrong), 3 partly done (some bubbles of a send were not delivered),
+ * 4 authentication needed (no key, or the key was refused).
  */
-export const EXIT = { ok: 0, error: 1, usage: 2, auth: 4 } as const;
+export const EXIT = { ok: 0, error: 1, usage: 2, partly: 3, auth: 4 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** The exit code of each of the service's error codes. */
