@@ -9,6 +9,7 @@ import { CallbacksModule } from '../callbacks/callbacks.module';
 import { DeviceAuthModule } from '../device-auth/device-auth.module';
 import { ApiKeysService } from '../common/auth/api-keys.service';
 import { AuthGuard } from '../common/auth/auth.guard';
+import { BodyKindGuard } from '../common/http/multipart';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import { HealthController } from '../health/health.controller';
 import { MeController } from '../me/me.controller';
@@ -37,7 +38,7 @@ class CoreModule {
     ];
     return {
       module: CoreModule,
-      providers: [...ports, ApiKeysService, BrandAccessService, IdempotencyService, SignalBus, { provide: APP_GUARD, useClass: AuthGuard }],
+      providers: [...ports, ApiKeysService, BrandAccessService, IdempotencyService, SignalBus, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: BodyKindGuard }],
       exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService, IdempotencyService, SignalBus],
     };
   }

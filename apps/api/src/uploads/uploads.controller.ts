@@ -1,8 +1,9 @@
-import { Body, Controller, HttpCode, Post, UploadedFile, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UploadedFile } from '@nestjs/common';
 import { FileInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
+import { MultipartBody } from '../common/http/multipart';
 import { uploadOptions } from '../media';
 import { UploadFileDto, UploadFileFormDto, UploadFileResponseDto, UploadImageDto, UploadImageFormDto, UploadImageResponseDto } from './dto/upload.dto';
 import { UploadsService } from './uploads.service';
@@ -15,8 +16,7 @@ export class UploadsController {
 
   @Post('image')
   @HttpCode(200)
-  @UseInterceptors(FileInterceptor('file', uploadOptions))
-  @ApiConsumes('multipart/form-data')
+  @MultipartBody(FileInterceptor('file', uploadOptions))
   @ApiBody({ type: UploadImageFormDto })
   @ApiOperation({ summary: 'Upload an image to the messenger: rich (for rich bubbles, as uploaded) or plain (for send/image, prepared)' })
   @ApiOkResponse({ type: UploadImageResponseDto, description: '400 UNSUPPORTED_IMAGE (not a real jpg/png/gif, or rich geometry), 413 IMAGE_TOO_LARGE' })
@@ -26,8 +26,7 @@ export class UploadsController {
 
   @Post('file')
   @HttpCode(200)
-  @UseInterceptors(FileInterceptor('file', uploadOptions))
-  @ApiConsumes('multipart/form-data')
+  @MultipartBody(FileInterceptor('file', uploadOptions))
   @ApiBody({ type: UploadFileFormDto })
   @ApiOperation({ summary: 'Upload a file, audio or video to the messenger' })
   @ApiOkResponse({ type: UploadFileResponseDto, description: '413 PAYLOAD_TOO_LARGE above the type limit' })

@@ -1,8 +1,9 @@
-import { Body, Controller, HttpCode, Post, UploadedFiles, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UploadedFiles } from '@nestjs/common';
 import { FilesInterceptor } from '@nestjs/platform-express';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
+import { MultipartBody } from '../../common/http/multipart';
 import { IdempotencyKey, IdempotencyService, type IdempotentCall, Idempotent } from '../../common/http/idempotency';
 import { UPLOAD_MAX_FILES, removeUploads, uploadOptions } from '../../media';
 import { AttachmentsService } from './attachments.service';
@@ -20,8 +21,7 @@ export class AttachmentsController {
   @HttpCode(200)
   @RequiresScope('BrandWrite')
   @Idempotent()
-  @UseInterceptors(FilesInterceptor('files', UPLOAD_MAX_FILES, uploadOptions))
-  @ApiConsumes('multipart/form-data')
+  @MultipartBody(FilesInterceptor('files', UPLOAD_MAX_FILES, uploadOptions))
   @ApiBody({ type: SendAttachmentsFormDto })
   @ApiOperation({ summary: 'Send files: jpg/png/gif as image bubbles (rich cards or plain photos), others as file bubbles' })
   @ApiOkResponse({ type: SendAttachmentsResponseDto })

@@ -156,10 +156,27 @@ describe('POST /api/agent/send', () => {
     expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'the request body nests deeper than 64 levels' });
   });
 
-  it('answers a JSON array body with 400', async () => {
-    const reply = await h.request('POST', '/api/agent/send', { rawBody: '[1,2]' });
-    expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+  it('answers a JSON array body with 400: the body must be a JSON object', async () => {
+    for (const rawBody of ['[1,2]', '[]']) {
+      const reply = await h.request('POST', '/api/agent/send', { rawBody });
+      expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'the request body must be a JSON object' }]);
+    }
+  });
+
+  it('answers a multipart body with 415 saying the route takes JSON, not with every field missing', async () => {
+    const reply = await h.multipart('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'x', text: 'hi' }, []);
+    expect(reply.status).toBe(415);
+    expect(reply.body).toEqual({
+      ok: false,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'POST /api/agent/send takes JSON (Content-Type: application/json); multipart/form-data is for uploads and attachment sends',
+    });
+  });
+
+  it.each(['/api/agent/send/attachments', '/api/agent/upload/image', '/api/agent/upload/file'])('answers a JSON body to %s with 415 saying it takes multipart/form-data', async (path) => {
+    const reply = await h.post(path, { brandKey: 'acme-kakao', brand: 'acme-kakao', userKey: 'x' });
+    expect(reply.status).toBe(415);
+    expect(reply.body).toEqual({ ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: `POST ${path} takes multipart/form-data (fields and files); got application/json` });
   });
 
   it('answers an oversized body with 413 PAYLOAD_TOO_LARGE', async () => {

@@ -26,9 +26,11 @@ export function jsonBodyParser(limit: string): RequestHandler {
       const reply =
         error !== undefined && error !== null
           ? (toErrorReply(error) ?? errorReply('BAD_REQUEST', 'the request body could not be read'))
-          : nestsDeeperThan(req.body, MAX_JSON_DEPTH)
-            ? errorReply('BAD_REQUEST', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`)
-            : undefined;
+          : Array.isArray(req.body)
+            ? errorReply('BAD_REQUEST', 'the request body must be a JSON object')
+            : nestsDeeperThan(req.body, MAX_JSON_DEPTH)
+              ? errorReply('BAD_REQUEST', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`)
+              : undefined;
       if (!reply) return next();
       res.status(reply.status).json(reply.body);
     });
