@@ -105,17 +105,19 @@ describe('POST /api/agent/delete', () => {
   });
 
   it.each([
-    ['an unknown serial', { userKey: 'd1', serial: 'bw-0000000000000000-aaaaaa' }, 404, 'NOT_FOUND'],
-    ['both serial and text', { userKey: 'd1', serial: 'x', text: 'y' }, 400, 'BAD_REQUEST'],
-    ['neither serial nor text', { userKey: 'd1' }, 400, 'BAD_REQUEST'],
-    ['an unknown serial next to text: null', { userKey: 'd1', serial: 'bw-0000000000000000-aaaaab', text: null }, 404, 'NOT_FOUND'],
-    ['only nulls', { userKey: 'd1', serial: null, text: null }, 400, 'BAD_REQUEST'],
-    ['withinSeconds 9', { userKey: 'd1', text: 'y', withinSeconds: 9 }, 400, 'BAD_REQUEST'],
-    ['withinSeconds 86401', { userKey: 'd1', text: 'y', withinSeconds: 86401 }, 400, 'BAD_REQUEST'],
-  ])('refuses %s', async (_, body, status, code) => {
+    ['an unknown serial', { userKey: 'd1', serial: 'bw-0000000000000000-aaaaaa' }, 404, 'NOT_FOUND', undefined],
+    ['both serial and text', { userKey: 'd1', serial: 'x', text: 'y' }, 400, 'BAD_REQUEST', undefined],
+    ['neither serial nor text', { userKey: 'd1' }, 400, 'BAD_REQUEST', undefined],
+    ['an unknown serial next to text: null', { userKey: 'd1', serial: 'bw-0000000000000000-aaaaab', text: null }, 404, 'NOT_FOUND', undefined],
+    ['only nulls', { userKey: 'd1', serial: null, text: null }, 400, 'BAD_REQUEST', undefined],
+    ['withinSeconds 9', { userKey: 'd1', text: 'y', withinSeconds: 9 }, 400, 'BAD_REQUEST', undefined],
+    ['withinSeconds 86401', { userKey: 'd1', text: 'y', withinSeconds: 86401 }, 400, 'BAD_REQUEST', undefined],
+    ['an empty serial', { userKey: 'd1', serial: '' }, 400, 'BAD_REQUEST', 'serial should not be empty'],
+    ['an empty text', { userKey: 'd1', text: '' }, 400, 'BAD_REQUEST', 'text should not be empty'],
+  ])('refuses %s', async (_, body, status, code, message) => {
     const reply = await del(body);
     expect(reply.status).toBe(status);
-    expect(reply.body).toMatchObject({ ok: false, code });
+    expect(reply.body).toMatchObject({ ok: false, code, ...(message ? { message } : {}) });
   });
 
   it('journals a deletion made from another agent tool', async () => {

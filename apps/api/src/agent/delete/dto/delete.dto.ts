@@ -1,18 +1,20 @@
 import { LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S, LOOKBACK_MIN_S } from '@brandwire/domain';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { CustomerTargetDto } from '../../send/dto/send-text.dto';
 
 export class DeleteDto extends CustomerTargetDto {
   @ApiPropertyOptional({ description: 'deletes exactly this bubble (recommended); one of serial and text' })
   @IsOptional()
   @IsString()
+  @IsNotEmpty()
   @MaxLength(64)
   serial?: string;
 
   @ApiPropertyOptional({ description: 'deletes the most recent bubble with exactly this body; one of serial and text' })
   @IsOptional()
   @IsString()
+  @IsNotEmpty()
   text?: string;
 
   @ApiPropertyOptional({ minimum: LOOKBACK_MIN_S, maximum: LOOKBACK_MAX_S, default: LOOKBACK_DEFAULT_S, description: 'lookback of the text search, seconds' })
