@@ -114,7 +114,7 @@ describe('uploads and sending an uploaded photo', () => {
     expect(big.body).toMatchObject({ ok: false, code: 'PAYLOAD_TOO_LARGE', message: expect.stringContaining('10 MB') });
   });
 
-  it('refuses an upload without a file, or with a bad fileType, with 400', async () => {
+  it('refuses an upload without a file, with a bad fileType or an empty file, with 400', async () => {
     const none = await h.multipart('/api/agent/upload/image', { brand: 'acme-kakao' }, []);
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('file') });
@@ -123,6 +123,10 @@ describe('uploads and sending an uploaded photo', () => {
     const badType = await h.multipart('/api/agent/upload/file', { brand: 'acme-kakao', fileType: 'movie' }, [['file', doc]]);
     expect(badType.status).toBe(400);
     expect(badType.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('fileType') });
+    const empty = images.file('empty.bin');
+    writeFileSync(empty, '');
+    const nothing = await h.multipart('/api/agent/upload/file', { brand: 'acme-kakao', fileType: 'file' }, [['file', empty]]);
+    expect([nothing.status, nothing.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'file "empty.bin" is empty (0 bytes)' }]);
   });
 
   it('refuses a BrandRead key with 403', async () => {

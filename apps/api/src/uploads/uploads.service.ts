@@ -33,6 +33,7 @@ export class UploadsService {
     try {
       const channel = await this.access.channelFor(principal, dto.brand, 'brand');
       if (!file) throw fail('BAD_REQUEST', 'file is required (multipart part "file")');
+      if (file.size === 0) throw fail('BAD_REQUEST', `file "${file.originalname}" is empty (0 bytes)`);
       const limit = FILE_TYPE_MAX_BYTES[dto.fileType];
       if (file.size > limit) throw fail('PAYLOAD_TOO_LARGE', `${dto.fileType} uploads are limited to ${limit / MB} MB`);
       const outcome = await this.messenger.uploadFile(channel, { path: file.path, name: file.originalname, size: file.size }, dto.fileType);

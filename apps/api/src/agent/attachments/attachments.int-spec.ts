@@ -201,6 +201,18 @@ describe('POST /api/agent/send/attachments', () => {
     expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(before + 1);
   });
 
+  it('refuses a send with an empty file with 400 naming it, before anything is sent', async () => {
+    await h.customerWrites('a-empty', { text: 'hi' });
+    const pdf = files.file('real.pdf');
+    writeFileSync(pdf, '%PDF-1.4 real');
+    const empty = files.file('empty.bin');
+    writeFileSync(empty, '');
+    const reply = await send('a-empty', [['files', pdf], ['files', empty]], { text: 'two files' });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: 'files: "empty.bin" is empty (0 bytes); nothing was sent' });
+    expect(await agentBubbles('a-empty')).toEqual([]);
+  });
+
   it('refuses a send without files with 400 and a BrandRead key with 403', async () => {
     const none = await send('a1', []);
     expect(none.status).toBe(400);

@@ -43,6 +43,8 @@ export class AttachmentsService {
   async send(principal: Principal, dto: SendAttachmentsDto, files: Express.Multer.File[] | undefined): Promise<SendAttachmentsResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     if (!files || files.length === 0) throw fail('BAD_REQUEST', 'files is required (one or more multipart parts "files")');
+    const empty = files.find((f) => f.size === 0);
+    if (empty) throw fail('BAD_REQUEST', `files: "${empty.originalname}" is empty (0 bytes); nothing was sent`);
     const incoming = files.map((f) => incomingFile(f));
     const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
     const style = dto.imageStyle ?? 'rich';
