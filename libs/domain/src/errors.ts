@@ -5,9 +5,12 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'UNKNOWN_BRAND',
   'NO_ROUTE',
+  'METHOD_NOT_ALLOWED',
   'NOT_FOUND',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
   'BAD_RICH',
   'UNSUPPORTED_BUBBLE',
   'BAD_URL',
@@ -53,6 +56,10 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'NO_CONV':
     case 'SANDBOX_ONLY':
       return 404;
+    case 'METHOD_NOT_ALLOWED':
+      return 405;
+    case 'REQUEST_TIMEOUT':
+      return 408;
     case 'NOT_DELETABLE':
     case 'ALREADY_DELETED':
     case 'EXPIRED':
@@ -64,6 +71,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 413;
     case 'UNSUPPORTED_MEDIA_TYPE':
       return 415;
+    case 'HEADERS_TOO_LARGE':
+      return 431;
     case 'RATE_LIMITED':
       return 429;
     case 'INTERNAL':

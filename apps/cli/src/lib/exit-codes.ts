@@ -17,6 +17,9 @@ export function exitCodeOf(code: ErrorCode): ExitCode {
     case 'FORBIDDEN':
     case 'UNKNOWN_BRAND':
     case 'NO_ROUTE':
+    case 'METHOD_NOT_ALLOWED':
+    case 'REQUEST_TIMEOUT':
+    case 'HEADERS_TOO_LARGE':
     case 'NOT_FOUND':
     case 'PAYLOAD_TOO_LARGE':
     case 'UNSUPPORTED_MEDIA_TYPE':

@@ -8,6 +8,9 @@ import { toErrorReply } from './to-error-reply';
 export class EnvelopeFilter implements ExceptionFilter {
   private readonly logger = new Logger('EnvelopeFilter');
 
+  /** @param allowedMethods the methods a path is served with, to answer a known path asked with another one */
+  constructor(private readonly allowedMethods: (path: string) => string[] = () => []) {}
+
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
@@ -22,6 +25,13 @@ export class EnvelopeFilter implements ExceptionFilter {
       this.logger.debug(`${request.method} ${request.path} answered ${reply.status} ${reply.body.code}`);
     }
     if (response.headersSent) return;
+    if (reply.body.code === 'NO_ROUTE') {
+      const allowed = this.allowedMethods(request.path);
+      if (allowed.length > 0) {
+        response.setHeader('Allow', allowed.join(', '));
+        reply = errorReply('METHOD_NOT_ALLOWED', `${request.path} does not take ${request.method}; it takes ${allowed.join(', ')}`);
+      }
+    }
     response.status(reply.status).json(reply.body);
   }
 }
