@@ -8,6 +8,7 @@ function replyTo(error: NodeJS.ErrnoException): ErrorReply {
       return errorReply('HEADERS_TOO_LARGE', `the request line and headers are larger than ${maxHeaderSize / 1024} KB`);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return errorReply('REQUEST_TIMEOUT', 'the request did not arrive in time');
+    case undefined:
     default:
       return errorReply('BAD_REQUEST', 'the request is not well-formed HTTP');
   }
