@@ -30,7 +30,7 @@ describe('the tool without a service', () => {
     expect(ids).toEqual(
       [
         'block', 'chat:activate', 'chat:deactivate', 'chatbot', 'delete', 'end-with-bot', 'env', 'gateway:restart', 'gateway:start', 'gateway:status',
-        'gateway:stop', 'history', 'knowledge:build', 'knowledge:install', 'knowledge:query', 'knowledge:search', 'knowledge:status', 'knowledge:view',
+        'gateway:stop', 'help', 'history', 'knowledge:build', 'knowledge:install', 'knowledge:query', 'knowledge:search', 'knowledge:status', 'knowledge:view',
         'login', 'model',
         'personal-info', 'profile', 'rooms', 'schedule:get', 'schedule:set', 'send', 'setup', 'sysmsg', 'unblock', 'upload:audio', 'upload:file',
         'upload:image', 'upload:video', 'webhook-domain:get', 'webhook-domain:set', 'whoami',
@@ -43,7 +43,9 @@ describe('the tool without a service', () => {
     for (const command of ours) {
       expect({ id: command.id, summary: command.summary ?? command.description }).toEqual({ id: command.id, summary: expect.stringMatching(/\w{3}/) });
       expect(command.examples?.length).toBeGreaterThan(0);
-      expect((command.examples ?? []).some((e) => / --[a-z]/.test(e))).toBe(true);
+      // help takes no flag of its own
+      const withFlags = command.id === 'help' || (command.examples ?? []).some((e) => / --[a-z]/.test(e));
+      expect({ id: command.id, withFlags }).toEqual({ id: command.id, withFlags: true });
       expect((command.examples ?? []).join(' ')).not.toMatch(/ -[a-z]\b/);
     }
   });
@@ -55,6 +57,15 @@ describe('the tool without a service', () => {
     expect(help.stdout).toContain('Exit codes: 0 ok, 1 error, 2 usage');
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('3 partly done (some bubbles of a send were not delivered), 4 authentication needed');
     for (const id of ['setup', 'login', 'whoami', 'send', 'rooms', 'autocomplete']) expect(help.stdout).toMatch(new RegExp(`\\n  ${id}\\s`));
+  });
+
+  it('shows the help of a command with `help <command>`, as --help does', async () => {
+    const viaCommand = await runCli(['help', 'gateway', 'start']);
+    const viaFlag = await runCli(['gateway', 'start', '--help']);
+    expect(viaCommand.code).toBe(0);
+    expect(viaCommand.stdout).toMatch(/^Start the gateway daemon/);
+    expect(viaCommand.stdout).toBe(viaFlag.stdout);
+    expect((await runCli(['help'])).stdout).toBe((await runCli(['--help'])).stdout);
   });
 
   it('reports a version with --channel in it (1.2.0 and later; --brand is the name of 1.1 and below)', async () => {
@@ -140,7 +151,9 @@ describe('the tool without a service', () => {
     [['rooms', '--json'], 'Missing required flag channel'],
     [['rooms', '--channel', 'acme-kakao', '--max', 'many'], 'Expected an integer but received: many'],
     [['delete', '--to', 'a', '--serial', 's', '--text', 't'], 'cannot also be provided'],
-    [['no-such-command'], 'unknown command "no-such-command"'],
+    [['no-such-command'], 'unknown command "no-such-command": `brandwire --help` lists the commands'],
+    [['sned'], 'unknown command "sned": did you mean "send"?'],
+    [['chat', 'activte'], 'unknown command "chat activte": did you mean "chat activate"?'],
     [['gateway'], '"brandwire gateway" needs a command: restart, start, status, stop'],
     [['knowledge'], '"brandwire knowledge" needs a command: build, install, query, search, status, view'],
     [[], 'a command is needed: `brandwire --help` lists the commands'],
