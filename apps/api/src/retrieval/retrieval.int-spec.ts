@@ -142,6 +142,8 @@ describe('retrieval', () => {
     const reply = await h.get('/api/agent/conversation?brand=acme-kakao&convId=does-not-exist');
     expect(reply.status).toBe(404);
     expect(reply.body).toEqual({ ok: false, code: 'NO_CONV', message: expect.stringContaining('does-not-exist') });
+    const long = await h.get(`/api/agent/conversation?brand=acme-kakao&convId=${'9'.repeat(5000)}`);
+    expect([long.status, long.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'convId must be shorter than or equal to 100 characters' }]);
   });
 
   it('journals an expiry when the clock passes 30 days after the last customer message', async () => {

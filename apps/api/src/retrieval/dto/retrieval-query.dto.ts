@@ -63,5 +63,6 @@ export class ConversationQueryDto extends BrandQueryDto {
   @ApiProperty({ description: 'conversation id from the conversation list' })
   @IsString()
   @IsNotEmpty()
+  @MaxLength(100)
   convId!: string;
 }
