@@ -124,6 +124,19 @@ describe('setup, whoami and key storage', () => {
       },
     });
     expect(second.stdout).not.toContain('crm-secret');
+    expect(second.stdout).toMatch(/^CRM: +url https:\/\/crm\.test\/api, token set$/m);
+    expect(second.stdout).toMatch(/^AI: +provider openai, apiKey set, model gpt-x$/m);
+  });
+
+  it('shows the gateway settings a --dry-run would store, secrets only as "set"', async () => {
+    const config = s.configDir('gateway-dry');
+    const dry = await s.run(['setup', TEST_TOKENS.writer, '--dry-run', '--sink-type', 'slack', '--sink-token', 'xoxb-secret', '--ai-provider', 'ollama', '--json'], { config });
+    expect(dry.json()).toMatchObject({ stored: false, gateway: { sink: { type: 'slack', token: 'set' }, ai: { provider: 'ollama' } } });
+    expect(dry.stdout).not.toContain('xoxb-secret');
+    const text = await s.run(['setup', TEST_TOKENS.writer, '--dry-run', '--sink-type', 'slack', '--sink-token', 'xoxb-secret'], { config });
+    expect(text.stdout).toMatch(/^team-chat sink: +type slack, token set$/m);
+    expect(text.stdout).not.toContain('xoxb-secret');
+    expect(existsSync(config)).toBe(false);
   });
 
   it('lets BRANDWIRE_TOKEN and BRANDWIRE_ENDPOINT override the stored key and endpoint', async () => {

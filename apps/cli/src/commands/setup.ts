@@ -1,6 +1,7 @@
 import { string as stringArg } from '@oclif/core/args';
 import { boolean, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
+import type { GatewaySettings } from '../lib/config-store';
 import { fields } from '../lib/output';
 import { type SetupResult, runSetup } from '../lib/setup-flow';
 import { terminalPrompter } from '../lib/terminal-prompter';
@@ -58,9 +59,25 @@ export default class Setup extends BrandwireCommand {
           ['scope', result.scope],
           ['endpoint', result.endpoint],
           ['default channel', result.channel ?? 'none (pass --channel to commands)'],
+          ...gatewayLines(result.gateway),
         ]),
       ].join('\n'),
     );
     return result;
   }
+}
+
+/** The gateway settings as `fields` rows, secrets shown as "set". */
+function gatewayLines(gateway: GatewaySettings | undefined): Array<[string, string]> {
+  if (!gateway) return [];
+  const describe = (values: Record<string, string | undefined>) =>
+    Object.entries(values)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+  const rows: Array<[string, string]> = [];
+  if (gateway.sink) rows.push(['team-chat sink', describe(gateway.sink)]);
+  if (gateway.crm) rows.push(['CRM', describe(gateway.crm)]);
+  if (gateway.ai) rows.push(['AI', describe(gateway.ai)]);
+  return rows;
 }

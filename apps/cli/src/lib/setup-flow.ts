@@ -30,6 +30,8 @@ export interface SetupResult {
   channel: string | null;
   configPath: string;
   brands: Brand[];
+  /** the gateway settings stored (or, with --dry-run, that would be), secrets shown only as "set" */
+  gateway?: GatewaySettings;
 }
 
 function channelsOf(me: MeResponse): Array<{ key: string; label: string }> {
@@ -44,6 +46,12 @@ function mergeGateway(stored: GatewaySettings | undefined, given: GatewaySetting
     if (Object.keys(values).length > 0) merged[part] = { ...stored?.[part], ...values };
   }
   return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
+/** The settings with every secret replaced by "set": what may be shown. */
+function withoutSecrets({ sink, crm, ai }: GatewaySettings): GatewaySettings {
+  const hidden = <T extends object>(part: T, secret: keyof T): T => (part[secret] === undefined ? part : { ...part, [secret]: 'set' });
+  return { ...(sink && { sink: hidden(sink, 'token') }), ...(crm && { crm: hidden(crm, 'token') }), ...(ai && { ai: hidden(ai, 'apiKey') }) };
 }
 
 async function chooseChannel(input: SetupInput, me: MeResponse, stored: string | undefined): Promise<string | undefined> {
@@ -93,11 +101,12 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
     configPath: session.configPath,
     brands: me.brands,
   };
+  const gateway = mergeGateway(session.config.gateway, input.gateway);
+  if (gateway) result.gateway = withoutSecrets(gateway);
   if (input.dryRun) return result;
   const config: StoredConfig = { ...session.config, endpoint, token: key, keyName: me.name, scope: me.scope };
   if (channel) config.channel = channel;
   else delete config.channel;
-  const gateway = mergeGateway(session.config.gateway, input.gateway);
   if (gateway) config.gateway = gateway;
   writeConfig(session.configPath, config);
   return result;
