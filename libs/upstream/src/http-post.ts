@@ -29,17 +29,34 @@ export class PostFailure extends Error {
   }
 }
 
+/** A kept-alive connection the server closed while idle fails the next request on it at once, unanswered. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+const STALE_RETRIES = 3;
+
 /**
  * One POST on keep-alive agents, no redirects followed. Plain node:http rather than axios for the busy
  * machine-to-machine paths (webhook deliveries, the sandbox messenger's callbacks): axios costs about 250 µs of
- * CPU more per request, which caps their throughput.
+ * CPU more per request, which caps their throughput. A request that failed unanswered on a reused connection
+ * (the server had just closed it as idle) is sent again, as Node's documentation advises, within the same deadline.
  */
-export function postOnce(url: string, options: PostOptions): Promise<PostAnswer> {
+export async function postOnce(url: string, options: PostOptions): Promise<PostAnswer> {
+  const deadline = Date.now() + options.timeoutMs;
+  for (let retry = 0; ; retry += 1) {
+    const outcome = await postAttempt(url, { ...options, timeoutMs: Math.max(1, deadline - Date.now()) });
+    if ('answer' in outcome) return outcome.answer;
+    const stale = outcome.reusedSocket && !outcome.answered && STALE_CONNECTION.has(outcome.failure.code ?? '');
+    if (!stale || retry === STALE_RETRIES || Date.now() >= deadline) throw outcome.failure;
+  }
+}
+
+type Attempt = { answer: PostAnswer } | { failure: PostFailure; reusedSocket: boolean; answered: boolean };
+
+function postAttempt(url: string, options: PostOptions): Promise<Attempt> {
   let target: URL;
   try {
     target = new URL(url);
   } catch {
-    return Promise.reject(new PostFailure('EINVALIDURL', `invalid URL ${url}`));
+    return Promise.resolve({ failure: new PostFailure('EINVALIDURL', `invalid URL ${url}`), reusedSocket: false, answered: false });
   }
   const secure = target.protocol === 'https:';
   const request: http.RequestOptions = {
@@ -52,22 +69,25 @@ export function postOnce(url: string, options: PostOptions): Promise<PostAnswer>
     agent: secure ? options.agents.https : options.agents.http,
   };
   if (target.username || target.password) request.auth = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
-  return new Promise<PostAnswer>((resolve, reject) => {
+  return new Promise<Attempt>((resolve) => {
     let settled = false;
-    const settle = (outcome: () => void): void => {
+    let answered = false;
+    const settle = (outcome: Attempt): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      outcome();
+      resolve(outcome);
     };
-    const fail = (error: Error): void => settle(() => reject(new PostFailure((error as NodeJS.ErrnoException).code, error.message)));
+    const fail = (error: Error): void =>
+      settle({ failure: new PostFailure((error as NodeJS.ErrnoException).code, error.message), reusedSocket: outgoing.reusedSocket, answered });
     const outgoing = (secure ? https : http).request(request, (response) => {
+      answered = true;
       const status = response.statusCode ?? 0;
       const chunks: Buffer[] = [];
       if (options.readBody) response.on('data', (chunk: Buffer) => chunks.push(chunk));
       // an unread body must still be consumed for the connection to be reused
       else response.resume();
-      response.on('end', () => settle(() => resolve({ status, body: options.readBody ? Buffer.concat(chunks).toString('utf8') : '' })));
+      response.on('end', () => settle({ answer: { status, body: options.readBody ? Buffer.concat(chunks).toString('utf8') : '' } }));
       response.on('error', fail);
     });
     const timer = setTimeout(() => outgoing.destroy(Object.assign(new Error(`no answer within ${options.timeoutMs} ms`), { code: 'ETIMEDOUT' })), options.timeoutMs);

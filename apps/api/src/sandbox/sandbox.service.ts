@@ -17,6 +17,8 @@ interface CallbackRecordLike {
   path: string;
   status: number;
   body: unknown;
+  /** why it got no answer (status 0) */
+  error?: string;
 }
 
 /** Plays the simulated customers and the clock of the sandbox messenger for tests and demos. */
@@ -95,7 +97,7 @@ function lastSeq(callbacks: readonly CallbackRecordLike[]): number {
   let seq = 0;
   for (const callback of callbacks) {
     if (callback.status < 200 || callback.status > 299) {
-      const answer = callback.status === 0 ? 'it could not be delivered in time' : `the service answered HTTP ${callback.status}`;
+      const answer = callback.status === 0 ? `it got no answer (${callback.error ?? 'no detail'})` : `the service answered HTTP ${callback.status}`;
       throw fail('UPSTREAM_UNAVAILABLE', `the sandbox messenger's ${callback.path} callback failed: ${answer}`);
     }
     const body = callback.body as { seq?: unknown } | null;
