@@ -66,6 +66,18 @@ describe('the knowledge query API over a real graph opened read-only', () => {
     ]);
   });
 
+  it('runs a query of 30 KB (a long URL) and refuses CHECKPOINT and settings, which would break the graph for every caller', async () => {
+    const long = `RETURN 1 AS a /* ${'x'.repeat(30_000)} */`;
+    const res = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent(long)}`);
+    expect([res.status, res.json()]).toEqual([200, { ok: true, columns: ['a'], types: ['INT64'], rows: [[1]] }]);
+    for (const q of ['CHECKPOINT', 'CALL timeout=1', 'BEGIN TRANSACTION']) {
+      const refused = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent(q)}`);
+      expect([refused.status, refused.json()]).toEqual([400, { ok: false, code: 'READ_ONLY', message: expect.stringContaining('is not a query') as unknown }]);
+    }
+    const after = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent('MATCH (c:Channel) RETURN count(c) AS n')}`);
+    expect(after.json()).toMatchObject({ ok: true, rows: [[1]] });
+  });
+
   it('refuses a write through /knowledge/cypher with Kuzu own message (400 BAD_QUERY), and the graph is unchanged', async () => {
     const res = await httpCall(api.port, `/knowledge/cypher?q=${encodeURIComponent("CREATE (:Channel {key: 'intruder'})")}`);
     expect(res.status).toBe(400);

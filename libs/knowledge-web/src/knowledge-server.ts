@@ -9,6 +9,9 @@ import { KnowledgeApiError } from './api-error';
 import type { KnowledgeBackend } from './backend';
 import { type ApiRoute, queryApiRoutes, VIEW_CYPHER_ROUTE } from './query-api';
 import { KNOWLEDGE_SERVICE } from './service-names';
+
+/** The request line and headers the query API reads: room for a query of about 200 KB in `q`. */
+const MAX_QUERY_URL_BYTES = 256 * 1024;
 import { type Asset, VIEW_ASSETS, VIEW_CSP } from './view-assets';
 
 export interface KnowledgeServerOptions {
@@ -119,7 +122,8 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
     }
   };
 
-  const server = createServer((req, res) => {
+  // a Cypher query travels in the URL (`/knowledge/cypher?q=`): Node's 16 KB default would refuse a long one
+  const server = createServer({ maxHeaderSize: MAX_QUERY_URL_BYTES }, (req, res) => {
     const respond = new Responder(res, service);
     handle(req, respond).catch((error: unknown) => {
       if (res.headersSent) {

@@ -90,7 +90,27 @@ export function leadingKeyword(statement: string): string {
   return PREFIXES.has(word) ? firstWord(statement, end).word : word;
 }
 
+/**
+ * Whether a statement that leads with CALL calls a function (`CALL show_tables() RETURN *`) rather than
+ * changing a setting of the connection (`CALL timeout=1`).
+ */
+export function callsFunction(statement: string): boolean {
+  let { word, end } = firstWord(statement, 0);
+  if (PREFIXES.has(word)) ({ word, end } = firstWord(statement, end));
+  if (word !== 'CALL') return false;
+  const start = skipBlank(statement, end);
+  const name = /^[A-Za-z_][\w.]*/.exec(statement.slice(start));
+  return name !== null && statement[skipBlank(statement, start + name[0].length)] === '(';
+}
+
 function firstWord(statement: string, from: number): { word: string; end: number } {
+  const i = skipBlank(statement, from);
+  const word = /^[A-Za-z]+/.exec(statement.slice(i))?.[0] ?? '';
+  return { word: word.toUpperCase(), end: i + word.length };
+}
+
+/** The index of the first character at or after `from` that is not white space or inside a comment. */
+function skipBlank(statement: string, from: number): number {
   let i = from;
   for (;;) {
     while (i < statement.length && /\s/.test(statement[i] ?? '')) i++;
@@ -101,9 +121,7 @@ function firstWord(statement: string, from: number): { word: string; end: number
       const close = statement.indexOf('*/', i + 2);
       i = close < 0 ? statement.length : close + 2;
     } else {
-      break;
+      return i;
     }
   }
-  const word = /^[A-Za-z]+/.exec(statement.slice(i))?.[0] ?? '';
-  return { word: word.toUpperCase(), end: i + word.length };
 }

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { type GraphHolder, KnowledgeGraphError } from './errors';
 import { kuzu, type KuzuConnection, type KuzuDatabase } from './kuzu-native';
+import { READ_QUERY_TIMEOUT_MS } from './kuzu-run';
 import { claimInProcess, lockedError, readHolders, releaseInProcess, removeHolderFile, writeHolderFile } from './lock-holders';
 import type { OpenOptions } from './types';
 
@@ -48,6 +49,8 @@ export async function openDatabase(path: string, options: OpenOptions): Promise<
     await db.init();
     const conn = new Connection(db);
     await conn.init();
+    // a query left running would hold the one connection every later caller waits for
+    if (readOnly) conn.setQueryTimeout(options.queryTimeoutMs ?? READ_QUERY_TIMEOUT_MS);
     const close = async (): Promise<void> => {
       try {
         await conn.close();

@@ -84,6 +84,37 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     expect(existsSync(file)).toBe(true);
   });
 
+  it('refuses, read-only, what would change the storage or the connection for every later caller', async () => {
+    const { existsSync } = await import('node:fs');
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      for (const statement of ['CHECKPOINT', 'BEGIN TRANSACTION', 'COMMIT', 'ROLLBACK', 'CALL timeout=1', 'call /* x */ threads = 1', 'PROFILE CHECKPOINT']) {
+        await expect(graph.query(statement)).rejects.toMatchObject({ code: 'READ_ONLY', message: expect.stringMatching(/is not a query: read-only, only MATCH, RETURN, WITH, UNWIND and CALL of a function run/) });
+      }
+      // the graph is as readable as before, and CALL of a function still runs
+      expect((await graph.query('MATCH (c:Channel) RETURN count(c)')).rows).toEqual([[1]]);
+      expect((await graph.query('CALL show_tables() RETURN count(*)')).rows[0]?.[0]).toEqual(expect.any(Number));
+    });
+    expect(existsSync(`${temp.path}.shadow`)).toBe(false);
+    expect(existsSync(`${temp.path}.wal`)).toBe(false);
+  });
+
+  it('stops a read-only query that runs too long, and the graph answers the next one', async () => {
+    await withGraph(temp.path, { readOnly: true, queryTimeoutMs: 300 }, async (graph) => {
+      const forever = 'UNWIND range(1, 1000000) AS x UNWIND range(1, 1000000) AS y WITH x, y WHERE x + y = -1 RETURN count(*)';
+      await expect(graph.query(forever)).rejects.toThrow('The query ran longer than a query on a graph opened read-only may (30 s by default) and was stopped: add LIMIT or narrow it.');
+      expect((await graph.query('RETURN 1')).rows).toEqual([[1]]);
+    });
+  });
+
+  it('refuses a result of more than 100,000 rows instead of reading it into memory', async () => {
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      await expect(graph.query('UNWIND range(1, 100001) AS x RETURN x')).rejects.toThrow(
+        'The result has 100,001 rows, more than the 100,000 a query may answer: add LIMIT or narrow the query.',
+      );
+      expect((await graph.query('UNWIND range(1, 100000) AS x RETURN count(x)')).rows).toEqual([[100000]]);
+    });
+  });
+
   it('runs read-only queries on a writable graph in a read-only transaction, so writes fail there too', async () => {
     await withGraph(temp.path, {}, async (graph) => {
       await expect(graph.query("CREATE (:Channel {key: 'x'})")).rejects.toThrow('Can not execute a write query inside a read-only transaction.');

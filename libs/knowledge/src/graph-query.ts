@@ -5,7 +5,7 @@
  * statements write files (COPY ... TO, EXPORT DATABASE) and load extensions: those are refused here unless the
  * caller allows writes, so no read-only path (a loopback API a web page can reach, for one) writes to disk.
  */
-import { leadingKeyword, splitStatements } from './cypher-text';
+import { callsFunction, leadingKeyword, splitStatements } from './cypher-text';
 import { KnowledgeGraphError } from './errors';
 import { exactRows } from './exact-result';
 import type { KuzuConnection } from './kuzu-native';
@@ -54,17 +54,33 @@ async function toJson(conn: KuzuConnection, statement: string, params: Params | 
 
 /** Statements that reach files or extensions beyond the graph. */
 const BEYOND_THE_GRAPH = new Set(['COPY', 'EXPORT', 'IMPORT', 'INSTALL', 'LOAD', 'ATTACH', 'DETACH']);
+/** Statements about the graph's data: reads, and writes the database refuses itself when it is read-only. */
+const DATA_STATEMENTS = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'UNWIND', 'CALL', 'CREATE', 'MERGE', 'SET', 'DELETE', 'REMOVE', 'DROP', 'ALTER']);
+
+/** The most rows one query answers: a result larger than this is refused, not read into memory. */
+export const MAX_RESULT_ROWS = 100_000;
+
+/**
+ * On a read-only path only statements about the graph's data run. The others change the storage or the
+ * connection for every later caller (CHECKPOINT, BEGIN TRANSACTION, `CALL timeout=1`), or reach beyond the graph.
+ */
+function refuseOnReadOnlyPath(statement: string, keyword: string): void {
+  if (BEYOND_THE_GRAPH.has(keyword)) {
+    throw new KnowledgeGraphError('READ_ONLY', `${keyword} reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).`);
+  }
+  if (!DATA_STATEMENTS.has(keyword) || (keyword === 'CALL' && !callsFunction(statement))) {
+    const what = keyword === 'CALL' ? 'CALL of a setting' : keyword || 'This statement';
+    throw new KnowledgeGraphError('READ_ONLY', `${what} is not a query: read-only, only MATCH, RETURN, WITH, UNWIND and CALL of a function run (--write, with the graph opened for writing, runs the rest).`);
+  }
+}
 
 /** One statement as {columns, types, rows}. */
 export async function queryJson(conn: KuzuConnection, text: string, params: Params | undefined, access: Access): Promise<QueryResultJson> {
   const statements = splitStatements(text);
   if (statements.length !== 1) throw new Error(statements.length === 0 ? 'Empty query' : `query() runs one statement, got ${statements.length}: use queryBatch`);
   const statement = statements[0] ?? '';
-  const keyword = leadingKeyword(statement);
-  if (BEYOND_THE_GRAPH.has(keyword) && (!access.write || access.readOnlyDatabase)) {
-    throw new KnowledgeGraphError('READ_ONLY', `${keyword} reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).`);
-  }
-  const raw = await readOnly(conn, access, (single) => runStatement(conn, statement, params, single));
+  if (!access.write || access.readOnlyDatabase) refuseOnReadOnlyPath(statement, leadingKeyword(statement));
+  const raw = await readOnly(conn, access, (single) => runStatement(conn, statement, params, single, MAX_RESULT_ROWS));
   return toJson(conn, statement, params, access, raw);
 }
 

@@ -25,11 +25,22 @@ export function checkParameters(statement: string, params: Params | undefined): 
  * `single` the plain query path is taken, since a few statements cannot be prepared (CREATE_FTS_INDEX).
  */
 async function execute(conn: KuzuConnection, statement: string, params: Params | undefined, single: boolean): Promise<KuzuQueryResult[]> {
-  if (!single && (params === undefined || Object.keys(params).length === 0)) return resultsOf(await conn.query(statement));
-  const prepared = await conn.prepare(statement);
-  if (!prepared.isSuccess()) throw new Error(prepared.getErrorMessage());
-  return resultsOf(await conn.execute(prepared, params ?? {}));
+  try {
+    if (!single && (params === undefined || Object.keys(params).length === 0)) return resultsOf(await conn.query(statement));
+    const prepared = await conn.prepare(statement);
+    if (!prepared.isSuccess()) throw new Error(prepared.getErrorMessage());
+    return resultsOf(await conn.execute(prepared, params ?? {}));
+  } catch (error) {
+    if (/^Interrupted\.?$/.test((error as Error).message)) {
+      throw new Error('The query ran longer than a query on a graph opened read-only may (30 s by default) and was stopped: add LIMIT or narrow it.');
+    }
+    throw error;
+  }
 }
+
+/** How long one query may run on a graph opened read-only (the gateway's and the view's API, which anyone local can reach). */
+export const READ_QUERY_TIMEOUT_MS = 30_000;
+
 
 /** Rows read synchronously between two turns of the event loop. */
 const ROWS_PER_TURN = 5_000;
@@ -40,7 +51,11 @@ const ROWS_PER_TURN = 5_000;
  * are in memory already; reading them synchronously costs about 2 µs a row, and yielding between chunks keeps
  * a server's event loop free while a large result is read.
  */
-async function readRows(result: KuzuQueryResult): Promise<Record<string, KuzuValue>[]> {
+async function readRows(result: KuzuQueryResult, maxRows: number): Promise<Record<string, KuzuValue>[]> {
+  const total = result.getNumTuples();
+  if (total > maxRows) {
+    throw new Error(`The result has ${total.toLocaleString('en-US')} rows, more than the ${maxRows.toLocaleString('en-US')} a query may answer: add LIMIT or narrow the query.`);
+  }
   const rows: Record<string, KuzuValue>[] = [];
   while (result.hasNext()) {
     for (let n = 0; n < ROWS_PER_TURN && result.hasNext(); n++) {
@@ -53,13 +68,13 @@ async function readRows(result: KuzuQueryResult): Promise<Record<string, KuzuVal
 }
 
 /** The last statement's result (a single statement has one). */
-export async function runStatement(conn: KuzuConnection, statement: string, params?: Params, single = false): Promise<RawResult> {
+export async function runStatement(conn: KuzuConnection, statement: string, params?: Params, single = false, maxRows = Infinity): Promise<RawResult> {
   checkParameters(statement, params);
   const results = await execute(conn, statement, params, single);
   try {
     const last = results[results.length - 1];
     if (last === undefined) return { columns: [], types: [], rows: [] };
-    return { columns: last.getColumnNamesSync(), types: last.getColumnDataTypesSync(), rows: await readRows(last) };
+    return { columns: last.getColumnNamesSync(), types: last.getColumnDataTypesSync(), rows: await readRows(last, maxRows) };
   } finally {
     for (const r of results) r.close();
   }

@@ -23,6 +23,8 @@ export interface OpenOptions {
   holder?: string;
   /** Kuzu's buffer pool in MiB (default 448; Kuzu's own default is 80% of the machine's memory). Rebuilding the full-text indexes needs it: 448 is enough for about a million messages, raise it for more */
   bufferPoolMb?: number;
+  /** read-only: how long one query may run before Kuzu stops it (default 30 s) */
+  queryTimeoutMs?: number;
 }
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
