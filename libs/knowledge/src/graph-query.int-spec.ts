@@ -84,6 +84,15 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     expect(existsSync(file)).toBe(true);
   });
 
+  it('gives the rows read first, marked inexact, when Kuzu cannot write them as JSON exactly (an infinity beside a big integer)', async () => {
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      const one = await graph.query('RETURN CAST(-9007199254740993 AS INT64) AS x, 1e300 * 1e300 AS inf');
+      expect(one).toEqual({ columns: ['x', 'inf'], types: ['INT64', 'DOUBLE'], rows: [['-9007199254740992', 'Infinity']], inexact: ['x'] });
+      const many = await graph.query('UNWIND [1, 2] AS n RETURN CAST(-9007199254740993 AS INT64) AS x, 1e300 * 1e300 * n AS inf');
+      expect(many.rows).toHaveLength(2);
+    });
+  });
+
   it('refuses, read-only, what would change the storage or the connection for every later caller', async () => {
     const { existsSync } = await import('node:fs');
     await withGraph(temp.path, { readOnly: true }, async (graph) => {

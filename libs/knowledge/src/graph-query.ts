@@ -45,11 +45,12 @@ async function toJson(conn: KuzuConnection, statement: string, params: Params | 
   const lossy = lossyColumns(columns, types, raw.rows);
   const rows = toJsonRows(columns, types, raw.rows);
   if (lossy.length === 0) return { columns, types, rows };
-  if (!access.write || access.readOnlyDatabase) {
-    // running a read a second time is harmless; Kuzu's JSON writer keeps every digit
-    return { columns, types, rows: await readOnly(conn, access, () => exactRows(conn, statement, columns, types, params)) };
-  }
-  return { columns, types, rows: markInexact(rows, lossy.map((c) => columns.indexOf(c))), inexact: lossy };
+  const inexact = (): QueryResultJson => ({ columns, types, rows: markInexact(rows, lossy.map((c) => columns.indexOf(c))), inexact: lossy });
+  if (access.write && !access.readOnlyDatabase) return inexact();
+  // running a read a second time is harmless; Kuzu's JSON writer keeps every digit, but not every value
+  // (infinities and NaN make its JSON unreadable or its rows vanish): then the rows read first are given, marked
+  const exact = await readOnly(conn, access, () => exactRows(conn, statement, columns, types, params)).catch(() => undefined);
+  return exact?.length === rows.length ? { columns, types, rows: exact } : inexact();
 }
 
 /** Statements that reach files or extensions beyond the graph. */
