@@ -163,12 +163,14 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect(existsSync(statePath)).toBe(false);
   });
 
-  it('fails to start when another program has the port, showing the end of the log', async () => {
+  it('does not start when another program has the port, and says so (PORT_IN_USE)', async () => {
     const squatter = await listenOn(port);
     try {
       const start = await cli(['gateway', 'start', '--json']);
       expect(start.code).toBe(1);
-      expect(start.json()).toMatchObject({ ok: false, code: 'GATEWAY_FAILED', error: expect.stringContaining(`Port ${port} on 127.0.0.1 is already in use by another program.`), logPath });
+      expect(start.json()).toEqual({ ok: false, code: 'PORT_IN_USE', error: `port ${port} on 127.0.0.1 is taken by another program`, port });
+      const text = await cli(['gateway', 'start']);
+      expect(text.stderr).toBe(`Error: port ${port} on 127.0.0.1 is taken by another program (PORT_IN_USE)\nHint: stop that program, or set another knowledge.queryPort in the config file\n`);
       expect(existsSync(statePath)).toBe(false);
     } finally {
       await new Promise((done) => squatter.close(done));

@@ -3,7 +3,7 @@ import { CliError } from './cli-error';
 import type { StoredConfig } from './config-store';
 import { gatewayStatePath, knowledgeGraphPath } from './data-dir';
 import { EXIT } from './exit-codes';
-import { gatewayLogPath, logTail, runsGateway, spawnDetached, terminate, waitUntil } from './gateway-process';
+import { gatewayLogPath, logSize, logTail, portTaken, runsGateway, spawnDetached, terminate, waitUntil } from './gateway-process';
 import { type GatewayState, readGatewayState, removeGatewayState } from './gateway-state';
 import { queryPortOf } from './knowledge-settings';
 
@@ -46,11 +46,15 @@ export async function startGateway(config: StoredConfig): Promise<GatewayStartRe
   if (await gatewayAnswers(port)) {
     throw new CliError('PORT_IN_USE', `a gateway this tool did not start (another config folder?) already answers on port ${port}`, EXIT.error, { port }, 'stop that gateway, or set another knowledge.queryPort in the config file');
   }
+  if (await portTaken(port)) {
+    throw new CliError('PORT_IN_USE', `port ${port} on 127.0.0.1 is taken by another program`, EXIT.error, { port }, 'stop that program, or set another knowledge.queryPort in the config file');
+  }
+  const logFrom = logSize(paths.logPath);
   const daemon = await spawnDetached(['--graph', paths.graphPath, '--state', paths.statePath, '--port', String(port)], paths.logPath);
   const ready = async (): Promise<boolean> => readGatewayState(paths.statePath)?.pid === daemon.pid && (await gatewayAnswers(port));
   if (!(await waitUntil(ready, daemon, START_TIMEOUT_MS))) {
     if (!daemon.exited()) await terminate(daemon.pid, 2000);
-    const tail = logTail(paths.logPath);
+    const tail = logTail(paths.logPath, logFrom);
     throw new CliError('GATEWAY_FAILED', `the gateway did not start${daemon.exited() ? '' : ` within ${START_TIMEOUT_MS / 1000} s`}${tail ? `; its log ${paths.logPath} ends with:\n${tail}` : ''}`, EXIT.error, { logPath: paths.logPath });
   }
   const state = readGatewayState(paths.statePath);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAlive } from './gateway-state';
@@ -88,11 +89,35 @@ export async function terminate(pid: number, graceMs: number): Promise<'exited' 
   return 'killed';
 }
 
-/** The last lines of the log, to show why a start failed. */
-export function logTail(logPath: string, lines = 15): string {
+/** The log's size now: where what a start is about to write begins. */
+export function logSize(logPath: string): number {
   try {
-    return readFileSync(logPath, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+    return statSync(logPath).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The last lines the log got from `fromByte` on (what one start wrote), to show why it failed. */
+export function logTail(logPath: string, fromByte = 0, lines = 15): string {
+  try {
+    return readFileSync(logPath).subarray(fromByte).toString('utf8').trimEnd().split('\n').slice(-lines).join('\n');
   } catch {
     return '';
   }
+}
+
+/** Whether some program accepts connections on the loopback port. */
+export function portTaken(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setTimeout(1000);
+    const answer = (taken: boolean) => () => {
+      socket.destroy();
+      done(taken);
+    };
+    socket.once('connect', answer(true));
+    socket.once('error', answer(false));
+    socket.once('timeout', answer(false));
+  });
 }
