@@ -63,6 +63,16 @@ describe('one writer at a time, and a refused process is told who holds the grap
     }
   });
 
+  it('removes the holder files of processes that are gone when it opens the graph', async () => {
+    mkdirSync(holdersDir(temp.path), { recursive: true });
+    writeFileSync(join(holdersDir(temp.path), '999999-1.json'), JSON.stringify({ pid: 999_999_999, description: 'a killed gateway', readOnly: true, since: '2026-01-01T00:00:00.000Z' }));
+    await withGraph(temp.path, { readOnly: true }, () => {
+      expect(readdirSync(holdersDir(temp.path))).toEqual([expect.stringMatching(new RegExp(`^${process.pid}-\\d+\\.json$`))]);
+      return Promise.resolve();
+    });
+    expect(readdirSync(holdersDir(temp.path))).toEqual([]);
+  });
+
   it('says clearly that a graph opened read-only does not exist yet', async () => {
     await expect(KnowledgeGraph.open(join(temp.dir, 'none.kuzu'), { readOnly: true })).rejects.toMatchObject({ code: 'GRAPH_MISSING' });
   });

@@ -73,10 +73,11 @@ export function releaseInProcess(dbPath: string, holder: GraphHolder): void {
   else openHere.delete(dbPath);
 }
 
-/** Writes this process's holder file; returns its path for removal at close. */
+/** Writes this process's holder file, removing those of processes that are gone; returns its path for removal at close. */
 export function writeHolderFile(dbPath: string, holder: GraphHolder): string {
   const dir = holdersDir(dbPath);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  readHolders(dbPath);
   counter += 1;
   const file = join(dir, `${holder.pid}-${counter}.json`);
   writeFileSync(file, `${JSON.stringify(holder)}\n`);
