@@ -89,6 +89,10 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     // a config folder with no graph of its own, only the gateway's port: any answer came from the gateway
     const elsewhere = s.configDir('gw-no-graph');
     writeConfig(elsewhere);
+    // its status names the graph it read: the gateway's, not the one this folder would have
+    const elsewhereStatus = await cli(['knowledge', 'status', '--json'], elsewhere);
+    expect(elsewhereStatus.json()).toMatchObject({ installed: true, via: 'gateway', graphPath: status.json<{ graphPath: string }>().graphPath });
+    expect(status.json<{ graphPath: string }>().graphPath).not.toContain('gw-no-graph');
     const search = await cli(['knowledge', 'search', 'delivery address', '--json'], elsewhere);
     expect(search.code).toBe(0);
     expect(search.json()).toMatchObject({ ok: true, hits: expect.arrayContaining([expect.objectContaining({ kind: 'inquiry', text: 'Can I change the delivery address?' })]) });

@@ -20,7 +20,9 @@ export default class KnowledgeStatus extends BrandwireCommand {
     const reader = await this.reader();
     if (reader) {
       const graph = await closing(reader.backend, (backend) => backend.status());
-      result = { ...base, installed: graph.installed, via: reader.via, kuzuVersion: graph.kuzuVersion, nodes: graph.nodes, relations: graph.relations, ftsIndexes: graph.ftsIndexes };
+      // the graph read: through a gateway of another config folder, that folder's graph
+      const graphPath = graph.path || base.graphPath;
+      result = { ...base, graphPath, installed: graph.installed, via: reader.via, kuzuVersion: graph.kuzuVersion, nodes: graph.nodes, relations: graph.relations, ftsIndexes: graph.ftsIndexes };
     }
     await this.show(() => presentStatus(result));
     return result;
