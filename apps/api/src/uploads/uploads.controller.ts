@@ -1,5 +1,4 @@
 import { Body, Controller, HttpCode, Post, UploadedFile } from '@nestjs/common';
-import { FileInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
@@ -16,7 +15,7 @@ export class UploadsController {
 
   @Post('image')
   @HttpCode(200)
-  @MultipartBody(FileInterceptor('file', uploadOptions))
+  @MultipartBody({ field: 'file', maxCount: 1, options: uploadOptions })
   @ApiBody({ type: UploadImageFormDto })
   @ApiOperation({ summary: 'Upload an image to the messenger: rich (for rich bubbles, as uploaded) or plain (for send/image, prepared)' })
   @ApiOkResponse({ type: UploadImageResponseDto, description: '400 UNSUPPORTED_IMAGE (not a real jpg/png/gif, or rich geometry), 413 IMAGE_TOO_LARGE' })
@@ -26,7 +25,7 @@ export class UploadsController {
 
   @Post('file')
   @HttpCode(200)
-  @MultipartBody(FileInterceptor('file', uploadOptions))
+  @MultipartBody({ field: 'file', maxCount: 1, options: uploadOptions })
   @ApiBody({ type: UploadFileFormDto })
   @ApiOperation({ summary: 'Upload a file, audio or video to the messenger' })
   @ApiOkResponse({ type: UploadFileResponseDto, description: '413 PAYLOAD_TOO_LARGE above the type limit' })

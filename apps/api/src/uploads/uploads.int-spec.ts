@@ -129,6 +129,15 @@ describe('uploads and sending an uploaded photo', () => {
     expect([nothing.status, nothing.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'file "empty.bin" is empty (0 bytes)' }]);
   });
 
+  it('refuses two files, or a file in another part, with 400 saying where the one file goes', async () => {
+    const doc = images.file('one.pdf');
+    writeFileSync(doc, '%PDF-1.4 one');
+    const two = await h.multipart('/api/agent/upload/file', { brand: 'acme-kakao', fileType: 'file' }, [['file', doc], ['file', doc]]);
+    expect([two.status, two.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'too many files: this route takes one file, in the part "file"' }]);
+    const misplaced = await h.multipart('/api/agent/upload/file', { brand: 'acme-kakao', fileType: 'file' }, [['files', doc]]);
+    expect([misplaced.status, misplaced.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'unexpected file part "files": this route takes one file, in the part "file"' }]);
+  });
+
   it('refuses a BrandRead key with 403', async () => {
     const path = await writeJpeg(images.file('ro.jpg'), 800, 600);
     const reply = await h.multipart('/api/agent/upload/image', { brand: 'acme-kakao' }, [['file', path]], TOKENS.reader);

@@ -1,5 +1,4 @@
 import { Body, Controller, HttpCode, Post, UploadedFiles } from '@nestjs/common';
-import { FilesInterceptor } from '@nestjs/platform-express';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
@@ -21,7 +20,7 @@ export class AttachmentsController {
   @HttpCode(200)
   @RequiresScope('BrandWrite')
   @Idempotent()
-  @MultipartBody(FilesInterceptor('files', UPLOAD_MAX_FILES, uploadOptions))
+  @MultipartBody({ field: 'files', maxCount: UPLOAD_MAX_FILES, options: uploadOptions })
   @ApiBody({ type: SendAttachmentsFormDto })
   @ApiOperation({ summary: 'Send files: jpg/png/gif as image bubbles (rich cards or plain photos), others as file bubbles' })
   @ApiOkResponse({ type: SendAttachmentsResponseDto })

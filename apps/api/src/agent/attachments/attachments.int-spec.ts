@@ -201,6 +201,15 @@ describe('POST /api/agent/send/attachments', () => {
     expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(before + 1);
   });
 
+  it('refuses more than 20 files with 400 saying how many it takes, before anything is sent', async () => {
+    await h.customerWrites('a-many', { text: 'hi' });
+    const pdf = files.file('many.pdf');
+    writeFileSync(pdf, '%PDF-1.4 many');
+    const reply = await send('a-many', Array.from({ length: 21 }, () => ['files', pdf] as const));
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'too many files: this route takes at most 20 files, in the parts "files"' }]);
+    expect(await agentBubbles('a-many')).toEqual([]);
+  });
+
   it('refuses a send with an empty file with 400 naming it, before anything is sent', async () => {
     await h.customerWrites('a-empty', { text: 'hi' });
     const pdf = files.file('real.pdf');

@@ -1,15 +1,62 @@
-import { type CanActivate, type ExecutionContext, Injectable, type NestInterceptor, SetMetadata, type Type, UseInterceptors, applyDecorators } from '@nestjs/common';
+import {
+  type CallHandler,
+  type CanActivate,
+  type ExecutionContext,
+  HttpException,
+  Injectable,
+  type NestInterceptor,
+  SetMetadata,
+  type Type,
+  UseInterceptors,
+  applyDecorators,
+  mixin,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { FileInterceptor, FilesInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes } from '@nestjs/swagger';
 import type { Request } from 'express';
+import { type Observable, catchError, throwError } from 'rxjs';
 import { fail } from '../errors/envelope';
 
 const TAKES_MULTIPART = 'brandwire:takes-multipart';
 const MULTIPART = /^multipart\/form-data\b/i;
 
-/** The route reads multipart/form-data (fields and files) through `interceptor`; every other route reads JSON. */
-export function MultipartBody(interceptor: Type<NestInterceptor>): MethodDecorator {
-  return applyDecorators(SetMetadata(TAKES_MULTIPART, true), UseInterceptors(interceptor), ApiConsumes('multipart/form-data'));
+type MulterOptions = NonNullable<Parameters<typeof FileInterceptor>[1]>;
+
+/** The files a multipart route takes: in the part `field`, at most `maxCount`. */
+export interface MultipartFiles {
+  field: string;
+  maxCount: number;
+  options: MulterOptions;
+}
+
+/** multer's refusals (as Nest words them) said in terms of the route: which part, how many files. */
+function explained(error: unknown, files: MultipartFiles): unknown {
+  if (!(error instanceof HttpException)) return error;
+  const { field, maxCount } = files;
+  const where = maxCount === 1 ? `one file, in the part "${field}"` : `at most ${maxCount} files, in the parts "${field}"`;
+  if (error.message.startsWith('Too many files')) return fail('BAD_REQUEST', `too many files: this route takes ${where}`);
+  const unexpected = /^Unexpected (?:file )?field - (.*)$/.exec(error.message);
+  if (unexpected) {
+    const part = unexpected[1] ?? '';
+    return fail('BAD_REQUEST', part === field ? `too many files: this route takes ${where}` : `unexpected file part "${part}": this route takes ${where}`);
+  }
+  return error;
+}
+
+function multipartErrors(files: MultipartFiles): Type<NestInterceptor> {
+  class MultipartErrors implements NestInterceptor {
+    intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
+      return next.handle().pipe(catchError((error: unknown) => throwError(() => explained(error, files))));
+    }
+  }
+  return mixin(MultipartErrors);
+}
+
+/** The route reads multipart/form-data (fields and the files given); every other route reads JSON. */
+export function MultipartBody(files: MultipartFiles): MethodDecorator {
+  const reader = files.maxCount === 1 ? FileInterceptor(files.field, files.options) : FilesInterceptor(files.field, files.maxCount, files.options);
+  return applyDecorators(SetMetadata(TAKES_MULTIPART, true), UseInterceptors(multipartErrors(files), reader), ApiConsumes('multipart/form-data'));
 }
 
 /**
