@@ -154,6 +154,8 @@ describe('the tool without a service', () => {
     [['no-such-command'], 'unknown command "no-such-command": `brandwire --help` lists the commands'],
     [['sned'], 'unknown command "sned": did you mean "send"?'],
     [['chat', 'activte'], 'unknown command "chat activte": did you mean "chat activate"?'],
+    [['whoami', 'extra'], '"brandwire whoami" takes no argument "extra": `brandwire whoami --help` shows what it takes'],
+    [['gateway', 'status', 'now'], '"brandwire gateway status" takes no argument "now"'],
     [['gateway'], '"brandwire gateway" needs a command: restart, start, status, stop'],
     [['knowledge'], '"brandwire knowledge" needs a command: build, install, query, search, status, view'],
     [[], 'a command is needed: `brandwire --help` lists the commands'],
