@@ -26,7 +26,7 @@ export class BillingRepo {
     return this.tx.run(async (trx) => {
       const inserted = await trx
         .insertInto('served_consultations')
-        .values({ channel_key: c.channelKey, session_id: c.sessionId, day: c.day, user_key: c.userKey })
+        .values({ channel_key: c.channelKey, session_id: c.sessionId, day: c.day, user_key: c.userKey, kept: 0 })
         .onConflict((oc) => oc.columns(['channel_key', 'session_id', 'day']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'free';
@@ -47,7 +47,19 @@ export class BillingRepo {
     });
   }
 
-  /** Gives back a count reserved for a send the messenger then refused. */
+  /** A send relying on the consultation's count was accepted: the count is final, never given back. */
+  async keep(c: ServedConsultation): Promise<void> {
+    await this.db
+      .updateTable('served_consultations')
+      .set({ kept: 1 })
+      .where('channel_key', '=', c.channelKey)
+      .where('session_id', '=', c.sessionId)
+      .where('day', '=', c.day)
+      .where('kept', '=', 0)
+      .execute();
+  }
+
+  /** Gives back a count reserved for a send the messenger then refused, unless another send relying on it was accepted. */
   async release(c: ServedConsultation): Promise<void> {
     await this.tx.run(async (trx) => {
       const removed = await trx
@@ -55,6 +67,7 @@ export class BillingRepo {
         .where('channel_key', '=', c.channelKey)
         .where('session_id', '=', c.sessionId)
         .where('day', '=', c.day)
+        .where('kept', '=', 0)
         .executeTakeFirst();
       if (Number(removed.numDeletedRows) === 1) {
         await trx

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** Row types of every table; booleans are stored as 0/1 integers and times as epoch milliseconds in both dialects. */
 export interface BrandsTable {
@@ -101,6 +101,8 @@ export interface ServedConsultationsTable {
   session_id: string;
   day: string;
   user_key: string;
+  /** 1 once a send relying on the count was accepted: the count is final (0: reserved, may be given back) */
+  kept: ColumnType<number, number | undefined, number>;
 }
 
 export interface ConsentRequestsTable {

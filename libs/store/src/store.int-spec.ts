@@ -164,6 +164,19 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.billing.reserve(served('s2'))).toBe('charged');
   });
 
+  it('keeps the count of a consultation another send relied on, when the send that reserved it is given back', async () => {
+    await store.billing.setPlan('acme-kakao', 5);
+    const served = { channelKey: 'acme-kakao', sessionId: 'race', userKey: 'u', day: '2026-11-21' };
+    expect(await store.billing.reserve(served)).toBe('charged');
+    // a second send of the same consultation, at the same time, finds it reserved and is accepted by the messenger
+    expect(await store.billing.reserve(served)).toBe('free');
+    await store.billing.keep(served);
+    // the messenger refuses the first send: its release must not give back the count the second one used
+    await store.billing.release(served);
+    expect((await store.directory.findChannel('acme-kakao'))?.consultationsUsed).toBe(1);
+    expect(await store.billing.reserve(served)).toBe('free');
+  });
+
   it('never charges past the plan under concurrent first sends', async () => {
     await store.billing.setPlan('acme-kakao', 5);
     const results = await Promise.all(

@@ -13,8 +13,13 @@ const room = (sessionId: string, state: RoomRecord['state'] = 'in_progress') => 
 function setUp(answers: Reservation[] = []) {
   const reserved: ServedConsultation[] = [];
   const released: ServedConsultation[] = [];
+  const kept: ServedConsultation[] = [];
   const store = {
     billing: {
+      keep: (c: ServedConsultation) => {
+        kept.push(c);
+        return Promise.resolve();
+      },
       reserve: (c: ServedConsultation) => {
         reserved.push(c);
         return Promise.resolve(answers.shift() ?? 'charged');
@@ -29,7 +34,7 @@ function setUp(answers: Reservation[] = []) {
   } as unknown as Store;
   const clock = new ShiftableClock(0, () => NOON_SEOUL);
   const billing = new BillingService(store, clock, { timeZone: 'Asia/Seoul' } as Config);
-  return { billing, clock, reserved, released };
+  return { billing, clock, reserved, released, kept };
 }
 
 describe('BillingService', () => {
@@ -37,7 +42,7 @@ describe('BillingService', () => {
     const { billing, reserved } = setUp();
     const first = await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'));
     expect(reserved).toEqual([{ channelKey: 'acme-kakao', sessionId: 's1', userKey: 'u1', day: '2026-03-01' }]);
-    first.keep();
+    await first.keep();
 
     await (await billing.chargeInRoom(channel, 'u1', 'send_rich', room('s1'))).release();
     expect(reserved).toHaveLength(1);
@@ -52,15 +57,24 @@ describe('BillingService', () => {
     expect(released).toHaveLength(1);
     await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'));
     // 'free': the row may be another send's reservation still in flight, which may yet be given back
-    const free = await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'));
-    free.keep();
+    await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'));
     await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'));
     expect(reserved).toHaveLength(4);
   });
 
+  it("keeps, in the store, the count of a 'free' send that was accepted: a reservation in flight cannot give it back", async () => {
+    const { billing, reserved, released, kept } = setUp(['free']);
+    const free = await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'));
+    await free.keep();
+    expect(kept).toEqual([{ channelKey: 'acme-kakao', sessionId: 's1', userKey: 'u1', day: '2026-03-01' }]);
+    // kept for good: later sends of the consultation that day reserve nothing, and a free send releases nothing
+    await (await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'))).release();
+    expect([reserved.length, released.length]).toEqual([1, 0]);
+  });
+
   it('reserves a kept consultation again on the next billing day (midnight in the configured zone)', async () => {
     const { billing, clock, reserved } = setUp();
-    (await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'))).keep();
+    await (await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'))).keep();
     clock.advance(11 * HOUR + 59 * 60_000); // 23:59 in Seoul
     await billing.chargeInRoom(channel, 'u1', 'send_text', room('s1'));
     expect(reserved).toHaveLength(1);

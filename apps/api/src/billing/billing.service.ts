@@ -10,10 +10,10 @@ import type { Config } from '../config/config';
 export interface Charge {
   release(): Promise<void>;
   /** The messenger accepted the send: the count is final and will never be given back. */
-  keep(): void;
+  keep(): Promise<void>;
 }
 
-const NO_CHARGE: Charge = { release: () => Promise.resolve(), keep: () => undefined };
+const NO_CHARGE: Charge = { release: () => Promise.resolve(), keep: () => Promise.resolve() };
 
 /** Served consultations remembered at most, per day: far more than a day's consultations of one instance. */
 const MAX_KEPT = 100_000;
@@ -77,11 +77,16 @@ export class BillingService {
     const served: ServedConsultation = { channelKey: channel.key, sessionId: room.sessionId, userKey, day: this.today() };
     if (this.kept.has(served)) return NO_CHARGE;
     const reservation = await this.store.billing.reserve(served);
+    const keep = async (): Promise<void> => {
+      // another send's reservation may be in flight: once this one is accepted, that one cannot give the count back
+      await this.store.billing.keep(served);
+      this.kept.add(served);
+    };
     switch (reservation) {
       case 'free':
-        return NO_CHARGE;
+        return { release: () => Promise.resolve(), keep };
       case 'charged':
-        return { release: () => this.store.billing.release(served), keep: () => this.kept.add(served) };
+        return { release: () => this.store.billing.release(served), keep };
       case 'exhausted': {
         // the channel record may be a few seconds old; the plan an Admin just set is the one to name
         const plan = (await this.store.directory.findChannel(channel.key))?.planConsultations ?? channel.planConsultations;

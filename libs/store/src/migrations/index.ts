@@ -8,6 +8,7 @@ import * as conversationsByCustomer from './0006-conversations-by-customer';
 import * as consentRequests from './0007-consent-requests';
 import * as conversationsBySession from './0008-conversations-by-session';
 import * as bubbleDeleteClaims from './0009-bubble-delete-claims';
+import * as servedConsultationsKept from './0010-served-consultations-kept';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-consent-requests': consentRequests,
   '0008-conversations-by-session': conversationsBySession,
   '0009-bubble-delete-claims': bubbleDeleteClaims,
+  '0010-served-consultations-kept': servedConsultationsKept,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -66,7 +66,7 @@ export class AttachmentsService {
       await this.journalImages(channel, dto.userKey, send.run.end()?.images ?? []);
     }
     const ok = results.some((r) => r.ok);
-    if (!ok) await charge.release();
+    await (ok ? charge.keep() : charge.release());
     // nothing reached the customer because the messenger could not be reached: answered as any send is (502)
     if (!ok && send.unreachable) throw send.unreachable;
     return { ok, results };

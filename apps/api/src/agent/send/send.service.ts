@@ -96,7 +96,7 @@ export class SendService {
       await Promise.all([charge.release(), consent?.release()]);
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }
-    charge.keep();
+    await charge.keep();
     await this.journal.appendAgentSend(channel.key, userKey, {
       sessionId: room?.sessionId ?? '',
       text: bubble.text,
