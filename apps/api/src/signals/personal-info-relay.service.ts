@@ -17,15 +17,16 @@ const TURN_POLL_MS = 250;
  * webhook from memory, with a few quick retries, and to live signal streams. Without a webhook it is dropped.
  * Its seq is reserved from the channel's sequence; no journal item holds it. Like every signal it reaches the
  * webhook in the customer's seq order: it waits in memory while earlier signals of the customer are still to be
- * delivered (they are, or are given up after their retry period). A result still held when the service stops
- * gets one last attempt then, ahead of its turn: late in order is better than lost.
+ * delivered (they are, or are given up after their retry period). Each attempt goes to the webhook as it is then:
+ * removed meanwhile, the values are dropped, never sent to the URL the Admin disconnected. A result still held
+ * when the service stops gets one last attempt then, ahead of its turn: late in order is better than lost.
  */
 @Injectable()
 export class PersonalInfoRelay implements BeforeApplicationShutdown {
   private readonly logger = new Logger('PersonalInfoRelay');
   private closed = false;
-  /** results not yet delivered, each with what its last attempt needs */
-  private readonly held = new Map<SignalPayload, { url: string; secret: string }>();
+  /** results not yet delivered */
+  private readonly held = new Set<SignalPayload>();
 
   constructor(
     @Inject(STORE) private readonly store: Store,
@@ -40,8 +41,11 @@ export class PersonalInfoRelay implements BeforeApplicationShutdown {
     const payload: SignalPayload = { kind: 'personal_info', seq, brandKey: channel.key, userKey, timestampUnixMs: this.clock.now(), ...values };
     this.bus.ephemeral(payload);
     if (!settings.webhookUrl) return;
-    this.held.set(payload, { url: settings.webhookUrl, secret: settings.webhookSecret });
-    void this.deliverInTurn(settings.webhookUrl, settings.webhookSecret, payload)
+    this.held.add(payload);
+    void this.deliverInTurn(payload)
+      .then((outcome) => {
+        if (outcome !== 'delivered') this.logger.warn(`consent signal seq ${payload.seq} not delivered (${outcome}); its values were not kept`);
+      })
       .catch((error: unknown) => {
         this.logger.warn(`could not deliver consent signal seq ${payload.seq}: ${String(error)}; its values were not kept`);
       })
@@ -51,32 +55,46 @@ export class PersonalInfoRelay implements BeforeApplicationShutdown {
   /** before the delivery worker's shutdown, which closes the webhook sender */
   async beforeApplicationShutdown(): Promise<void> {
     this.closed = true;
-    const last = [...this.held].map(async ([payload, { url, secret }]) => {
+    const last = [...this.held].map(async (payload) => {
       this.held.delete(payload);
-      if (await this.attempt(url, secret, payload)) return;
-      this.logger.warn(`could not deliver consent signal seq ${payload.seq} before stopping; its values were not kept`);
+      const outcome = await this.attempt(payload);
+      if (outcome !== 'delivered') this.logger.warn(`consent signal seq ${payload.seq} not delivered before stopping (${outcome}); its values were not kept`);
     });
     await Promise.allSettled(last);
   }
 
-  private async deliverInTurn(url: string, secret: string, payload: SignalPayload): Promise<void> {
+  private async deliverInTurn(payload: SignalPayload): Promise<Outcome> {
     while (await this.store.signals.hasPendingBefore(payload.brandKey, payload.userKey, payload.seq)) {
       await pause(TURN_POLL_MS);
-      if (this.closed) return;
+      if (this.closed) return 'stopping';
+      // waiting for a webhook that was removed would be waiting for ever
+      if (!(await this.webhookOf(payload.brandKey))) return 'webhook removed';
     }
+    let outcome: Outcome = 'stopping';
     for (const delay of ATTEMPT_DELAYS_MS) {
       if (delay > 0) await pause(delay);
-      if (this.closed) return;
-      if (await this.attempt(url, secret, payload)) return;
+      if (this.closed) return 'stopping';
+      outcome = await this.attempt(payload);
+      if (outcome === 'delivered' || outcome === 'webhook removed') return outcome;
     }
-    this.logger.warn(`could not deliver consent signal seq ${payload.seq}; its values were not kept`);
+    return outcome;
   }
 
-  private async attempt(url: string, secret: string, payload: SignalPayload): Promise<boolean> {
+  /** One attempt to the channel's webhook as it is now: the Admin may have changed or removed it meanwhile. */
+  private async attempt(payload: SignalPayload): Promise<Outcome> {
+    const webhook = await this.webhookOf(payload.brandKey);
+    if (!webhook) return 'webhook removed';
     const id = webhookId({ channelKey: payload.brandKey, seq: payload.seq, part: 0 });
-    return (await this.sender.send(url, secret, id, JSON.stringify(payload), Date.now())).ok;
+    return (await this.sender.send(webhook.url, webhook.secret, id, JSON.stringify(payload), Date.now())).ok ? 'delivered' : 'refused';
+  }
+
+  private async webhookOf(channelKey: string): Promise<{ url: string; secret: string } | undefined> {
+    const settings = await this.store.settings.get(channelKey);
+    return settings.webhookUrl ? { url: settings.webhookUrl, secret: settings.webhookSecret } : undefined;
   }
 }
+
+type Outcome = 'delivered' | 'refused' | 'webhook removed' | 'stopping';
 
 /** A pause that does not keep a closing process alive. */
 function pause(ms: number): Promise<void> {

@@ -216,3 +216,51 @@ describe('a consent result held for its turn when the service stops', () => {
     }
   });
 });
+
+describe('a consent result held for its turn while the Admin changes the webhook', () => {
+  let h: ServiceHarness;
+  let first: WebhookReceiver;
+  let second: WebhookReceiver;
+  const consentTo = (r: WebhookReceiver, userKey: string) => r.received.filter((d) => d.json['kind'] === 'personal_info' && d.json['userKey'] === userKey);
+  const setWebhook = (url: string | null) => h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url } });
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+    [first, second] = await Promise.all([WebhookReceiver.start(), WebhookReceiver.start()]);
+  });
+  let stopped = false;
+  afterAll(async () => {
+    if (!stopped) await h.stop();
+    await Promise.all([first.stop(), second.stop()]);
+  });
+
+  /** The customer consents while the channel's webhook refuses deliveries, so the values wait for their turn. */
+  async function consentWhileRefused(userKey: string): Promise<void> {
+    await setWebhook(first.url);
+    first.status = 503;
+    await h.customerWrites(userKey, { text: 'you may call me' });
+    expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey })).body).toMatchObject({ ok: true });
+    await h.post(`/sandbox/customers/${userKey}/consent`, { brandKey: 'acme-kakao', nickname: 'Bo', phoneNumber: '010-3333-4444' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+
+  it('sends the values to the webhook set meanwhile, never to the one it replaced', async () => {
+    await consentWhileRefused('w-moved');
+    await setWebhook(second.url);
+    first.status = 200;
+    await second.waitFor(() => consentTo(second, 'w-moved').length > 0, 20_000);
+    expect(consentTo(second, 'w-moved').map((d) => d.json)).toEqual([expect.objectContaining({ nickname: 'Bo', phoneNumber: '010-3333-4444' })]);
+    expect(consentTo(first, 'w-moved')).toEqual([]);
+  });
+
+  it('drops the values when the webhook was removed meanwhile, and sends them nowhere, also when the service stops', async () => {
+    await consentWhileRefused('w-removed');
+    await setWebhook(null);
+    first.status = 200;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    stopped = true;
+    await h.stop();
+    expect(consentTo(first, 'w-removed')).toEqual([]);
+    expect(consentTo(second, 'w-removed')).toEqual([]);
+  });
+});
