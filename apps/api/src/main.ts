@@ -4,6 +4,9 @@ import { ConfigError, loadConfig } from './config/config';
 import { startService } from './app/start-service';
 import { SeedError } from './seed/seed-file';
 
+/** How long a stop may take before the process ends anyway. */
+const CLOSE_TIMEOUT_MS = 20_000;
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const service = await startService(config);
@@ -29,6 +32,11 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     process.stdout.write(`${signal}: closing\n`);
+    // whatever keeps the close waiting, a supervisor's stop must end the process
+    setTimeout(() => {
+      process.stderr.write(`brandwire: not closed within ${CLOSE_TIMEOUT_MS / 1000} s of ${signal}; exiting\n`);
+      process.exit(1);
+    }, CLOSE_TIMEOUT_MS).unref();
     service.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -82,10 +82,33 @@ describe('GET /api/agent/signals/stream', () => {
     expect(events[2]?.data).toMatchObject({ userKey: 'e-consent', nickname: 'Mina', phoneNumber: '010-1234-5678' });
   });
 
+  it('takes an empty Last-Event-ID as none: the stream starts from the first signal', async () => {
+    await h.customerWrites('e-empty', { text: 'hello' });
+    const all = (await h.get<{ signals: Array<{ id: string }> }>('/api/agent/signals?brand=acme-kakao&max=2', TOKENS.reader)).body.signals.map((s) => s.id);
+    const events = await readEvents(`${h.url}/api/agent/signals/stream?brand=acme-kakao`, TOKENS.reader, 2, { 'last-event-id': '' });
+    expect(events.slice(0, 2).map((e) => e.id)).toEqual(all);
+  });
+
   it('refuses a malformed Last-Event-ID with 400 and a key of another brand with 403', async () => {
     const bad = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao', { headers: { 'last-event-id': 'abc' } });
     expect(bad.status).toBe(400);
     const other = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao', { token: TOKENS.otherBrand });
     expect(other.status).toBe(403);
+  });
+});
+
+describe('an open signal stream when the service stops', () => {
+  it('is ended, so that the service stops at once instead of waiting for the client to go', async () => {
+    const h = await ServiceHarness.start();
+    const response = await fetch(`${h.url}/api/agent/signals/stream?brand=acme-kakao`, { headers: { authorization: `Bearer ${TOKENS.reader}` } });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    const started = Date.now();
+    await h.stop();
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // the client sees its stream end (and would reconnect with Last-Event-ID)
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(done).toBe(true);
   });
 });

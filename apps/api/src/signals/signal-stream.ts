@@ -7,13 +7,15 @@ import type { SignalBus } from './signal-bus';
 const PAGE = 500;
 const POLL_MS = 1_000;
 const PING_EVERY_POLLS = 15;
+/** What a client that does not read may leave waiting in memory before its stream is ended (it resumes by id). */
+const MAX_UNREAD_BYTES = 1024 * 1024;
 
 /**
  * One Server-Sent Events stream of a channel's signals: the backlog after the cursor, then live signals as they
  * are written (news from this instance at once; from other instances within a second by polling). Event ids are
  * `<seq>.<part>`, so a client resumes with Last-Event-ID. Consent results are sent live only, without an id.
  */
-export function streamSignals(store: Store, bus: SignalBus, channelKey: string, start: { seq: number; part: number }, req: Request, res: Response): void {
+export function streamSignals(store: Store, bus: SignalBus, channelKey: string, start: { seq: number; part: number }, req: Request, res: Response): () => void {
   let cursor = start;
   let busy = false;
   let again = false;
@@ -30,7 +32,22 @@ export function streamSignals(store: Store, bus: SignalBus, channelKey: string, 
 
   const write = (id: string | undefined, payload: SignalPayload) => {
     res.write(`${id ? `id: ${id}\n` : ''}event: ${payload.kind}\ndata: ${JSON.stringify(payload)}\n\n`);
+    if (res.writableLength > MAX_UNREAD_BYTES) close();
   };
+
+  /** The backlog is read a page at a time, each once the client has taken the one before. */
+  const drained = (): Promise<void> =>
+    res.writableNeedDrain && !closed
+      ? new Promise((resume) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resume();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        })
+      : Promise.resolve();
 
   const pump = async (): Promise<void> => {
     if (busy) {
@@ -49,6 +66,7 @@ export function streamSignals(store: Store, bus: SignalBus, channelKey: string, 
             cursor = { seq: signal.seq, part: signal.part };
           }
           if (page.length < PAGE) break;
+          await drained();
         }
       } while (again && !closed);
     } catch {
@@ -80,4 +98,5 @@ export function streamSignals(store: Store, bus: SignalBus, channelKey: string, 
   }
   req.on('close', close);
   void pump();
+  return close;
 }

@@ -1,6 +1,6 @@
 import { parseSignalCursor } from '@brandwire/domain';
 import type { Store } from '@brandwire/store';
-import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { STORE } from '../app/tokens';
@@ -16,7 +16,10 @@ import { FROM_START, SignalsService } from './signals.service';
 @ApiTags('signals')
 @Controller('api/agent/signals')
 @RequiresScope('BrandRead')
-export class SignalsController {
+export class SignalsController implements BeforeApplicationShutdown {
+  /** open streams, ended when the service stops (an open stream would keep it from closing) */
+  private readonly streams = new Set<() => void>();
+
   constructor(
     private readonly signals: SignalsService,
     private readonly access: BrandAccessService,
@@ -37,9 +40,17 @@ export class SignalsController {
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'the id of the last event received ("<seq>.<part>")' })
   async stream(@CurrentPrincipal() principal: Principal, @Query() query: StreamQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const channel = await this.access.channelFor(principal, query.brand, 'brand');
-    const resume = req.header('last-event-id') ?? query.after;
+    // an empty Last-Event-ID is none (what a client sends before its first event)
+    const resume = req.header('last-event-id') || query.after;
     const cursor = resume === undefined ? FROM_START : parseSignalCursor(resume);
     if (!cursor) throw fail('BAD_REQUEST', 'Last-Event-ID must be an event id such as 12.0');
-    streamSignals(this.store, this.bus, channel.key, cursor, req, res);
+    const close = streamSignals(this.store, this.bus, channel.key, cursor, req, res);
+    this.streams.add(close);
+    req.on('close', () => this.streams.delete(close));
+  }
+
+  beforeApplicationShutdown(): void {
+    for (const close of this.streams) close();
+    this.streams.clear();
   }
 }
