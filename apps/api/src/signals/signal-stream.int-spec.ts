@@ -89,6 +89,16 @@ describe('GET /api/agent/signals/stream', () => {
     expect(events.slice(0, 2).map((e) => e.id)).toEqual(all);
   });
 
+  it('refuses a cursor past the channel\'s last seq (it would skip the signals to come), polling and streaming', async () => {
+    const last = (await h.get<{ signals: Array<{ signal: { seq: number } }> }>('/api/agent/signals?brand=acme-kakao&max=1000', TOKENS.reader)).body.signals.at(-1)?.signal.seq ?? 0;
+    const polled = await h.get(`/api/agent/signals?brand=acme-kakao&after=${last + 1000}`, TOKENS.reader);
+    expect([polled.status, polled.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: expect.stringMatching(new RegExp(`^after ${last + 1000} is past the channel's last seq \\d+: start from 0`)) }]);
+    const streamed = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao', { token: TOKENS.reader, headers: { 'last-event-id': `${last + 1000}.0` } });
+    expect([streamed.status, streamed.body['code']]).toEqual([400, 'BAD_REQUEST']);
+    // the last seq itself is a cursor this service gives: nothing new yet
+    expect((await h.get(`/api/agent/signals?brand=acme-kakao&after=${last}`, TOKENS.reader)).body).toMatchObject({ ok: true, signals: [], next: String(last) });
+  });
+
   it('refuses a malformed Last-Event-ID with 400 and a key of another brand with 403', async () => {
     const bad = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao', { headers: { 'last-event-id': 'abc' } });
     expect(bad.status).toBe(400);

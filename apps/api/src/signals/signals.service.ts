@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { STORE } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import type { Principal } from '../common/auth/principal';
+import { fail } from '../common/errors/envelope';
 import type { SignalEntryDto, SignalsQueryDto, SignalsResponseDto } from './dto/signals.dto';
 
 export const FROM_START = { seq: 0, part: -1 };
@@ -25,11 +26,18 @@ export class SignalsService {
     const cursor = (query.after !== undefined && parseSignalCursor(query.after)) || FROM_START;
     const signals = await this.store.signals.listAfter(channel.key, cursor, query.max ?? 100);
     const last = signals.at(-1);
+    if (!last) await this.refuseCursorPastTheEnd(channel.key, cursor.seq, 'after');
     return {
       ok: true,
       brand: channel.key,
       signals: signals.map(toEntry),
       next: last ? signalCursor(last.seq, last.part) : (query.after ?? '0'),
     };
+  }
+
+  /** A cursor past the channel's last seq was not given by this service: kept, it would skip the signals to come. */
+  async refuseCursorPastTheEnd(channelKey: string, seq: number, name: string): Promise<void> {
+    const lastSeq = await this.store.journal.lastSeq(channelKey);
+    if (seq > lastSeq) throw fail('BAD_REQUEST', `${name} ${seq} is past the channel's last seq ${lastSeq}: start from 0, or from an id this service gave`);
   }
 }
