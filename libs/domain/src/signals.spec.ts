@@ -10,6 +10,15 @@ describe('signalsOf', () => {
     ]);
   });
 
+  it("names every bubble's serial on both signals of a send journaled as one item of several bubbles", () => {
+    const signals = signalsOf({ ...event, kind: 'agent', serial: 'bw-1', serials: ['bw-1', 'bw-2'] });
+    expect(signals.map((s) => [s.payload.serial, s.payload.serials])).toEqual([
+      ['bw-1', ['bw-1', 'bw-2']],
+      ['bw-1', ['bw-1', 'bw-2']],
+    ]);
+    expect(signalsOf({ ...event, kind: 'agent', serial: 'bw-1', serials: ['bw-1'] })[0]?.payload).not.toHaveProperty('serials');
+  });
+
   it('carries reference and lastReference on a reference, and nothing else of the item', () => {
     const [signal] = signalsOf({ ...event, kind: 'reference', meta: { reference: { extra: 'x' }, lastReference: null, appUserId: 'a' } });
     expect(signal?.payload).toEqual({ kind: 'reference', seq: 7, brandKey: 'acme-kakao', userKey: 'u1', timestampUnixMs: 1000, reference: { extra: 'x' }, lastReference: null });

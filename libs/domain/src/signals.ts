@@ -12,6 +12,8 @@ export interface SignalPayload {
   userKey: string;
   timestampUnixMs: number;
   serial?: string;
+  /** every bubble of an agent send that delivered several as one item (the images of an attachment send), in order */
+  serials?: string[];
   phase?: 'accepted';
   reference?: Record<string, unknown>;
   lastReference?: Record<string, unknown> | null;
@@ -32,21 +34,24 @@ export interface JournaledEvent {
   kind: JournalKind;
   timestampUnixMs: number;
   serial: string | null;
+  /** the serials of the item's bubbles, when it has more than one */
+  serials?: readonly string[];
   meta: Record<string, unknown> | null;
 }
 
 /**
  * The signals a journal item produces: one per item, and two for an agent send (first the acceptance with
- * `phase: "accepted"`, then the journal entry), both with the item's `seq` and the send's `serial`.
+ * `phase: "accepted"`, then the journal entry), both with the item's `seq` and the send's `serial` (and `serials`,
+ * every bubble's, when the item holds several: a delete of any of them names its own).
  */
 export function signalsOf(e: JournaledEvent): SignalDraft[] {
   const base: SignalPayload = { kind: e.kind, seq: e.seq, brandKey: e.channelKey, userKey: e.userKey, timestampUnixMs: e.timestampUnixMs };
   switch (e.kind) {
     case 'agent': {
-      const serial = e.serial ?? undefined;
+      const sent = { ...(e.serial ? { serial: e.serial } : {}), ...(e.serials && e.serials.length > 1 ? { serials: [...e.serials] } : {}) };
       return [
-        { part: 0, payload: { ...base, ...(serial ? { serial } : {}), phase: 'accepted' } },
-        { part: 1, payload: { ...base, ...(serial ? { serial } : {}) } },
+        { part: 0, payload: { ...base, ...sent, phase: 'accepted' } },
+        { part: 1, payload: { ...base, ...sent } },
       ];
     }
     case 'deleted':

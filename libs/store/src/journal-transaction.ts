@@ -152,7 +152,16 @@ export async function appendInTransaction(trx: Transaction<Database>, channelKey
       await insertBubbles(bubbles.length).run(trx, values);
     }
     // The transactional outbox: an item's signals commit with it, so an accepted event never loses its signal.
-    const signals = signalsOf({ channelKey, seq, userKey: item.userKey, kind: item.kind, timestampUnixMs: item.timestampUnixMs, serial: item.serial ?? null, meta: item.meta ?? null });
+    const signals = signalsOf({
+      channelKey,
+      seq,
+      userKey: item.userKey,
+      kind: item.kind,
+      timestampUnixMs: item.timestampUnixMs,
+      serial: item.serial ?? null,
+      serials: bubbles.map((b) => b.serial),
+      meta: item.meta ?? null,
+    });
     const values: unknown[] = [];
     for (const s of signals) values.push(channelKey, seq, s.part, item.userKey, JSON.stringify(s.payload), item.timestampUnixMs, channelKey);
     await insertSignals(signals.length).run(trx, values);

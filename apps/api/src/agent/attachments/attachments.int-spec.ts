@@ -74,6 +74,13 @@ describe('POST /api/agent/send/attachments', () => {
     expect(group?.text.split('\n')).toHaveLength(2);
     const serials = (await agentBubbles('a1')).map((b) => b.serial);
     expect(group?.serial).toBe(serials[0]);
+    // both agent signals of the item announce every image's serial, which a later delete names
+    const signals = (await h.get<{ signals: Array<{ signal: Record<string, unknown> }> }>('/api/agent/signals?brand=acme-kakao&max=1000', TOKENS.reader)).body.signals;
+    const announced = signals.filter((s) => s.signal['kind'] === 'agent' && s.signal['userKey'] === 'a1').map((s) => [s.signal['serial'], s.signal['serials']]);
+    expect(announced).toEqual([
+      [serials[0], serials],
+      [serials[0], serials],
+    ]);
 
     await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'a1', text: 'Here they are' });
     let after = (await h.get<{ messages: Array<{ kind: string; serial?: string; deleted?: boolean }> }>('/api/agent/rooms/a1/messages?brand=acme-kakao')).body.messages;
