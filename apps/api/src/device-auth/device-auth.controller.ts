@@ -1,8 +1,10 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { CONFIG } from '../app/tokens';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { Public, RequiresScope } from '../common/auth/route-access';
+import type { Config } from '../config/config';
 import {
   ApproveDeviceDto,
   DenyDeviceDto,
@@ -14,15 +16,22 @@ import {
 } from './dto/device-auth.dto';
 import { DeviceAuthService } from './device-auth.service';
 
-/** Where the person's browser reaches this service, as the CLI's request named it. */
-function baseUrlOf(request: Request): string {
-  return `${request.protocol}://${request.get('host') ?? '127.0.0.1'}`;
-}
-
 @ApiTags('device pairing')
 @Controller('api/auth/device')
 export class DeviceAuthController {
-  constructor(private readonly deviceAuth: DeviceAuthService) {}
+  constructor(
+    private readonly deviceAuth: DeviceAuthService,
+    @Inject(CONFIG) private readonly config: Config,
+  ) {}
+
+  /**
+   * Where the person's browser reaches this service: its public address when one is set (behind a load balancer
+   * that ends TLS the request says http, and a Host header is the client's to choose), else as the CLI's request named it.
+   */
+  private baseUrlOf(request: Request): string {
+    if (this.config.publicUrl) return this.config.publicUrl.replace(/\/+$/, '');
+    return `${request.protocol}://${request.get('host') ?? '127.0.0.1'}`;
+  }
 
   @Post('code')
   @HttpCode(200)
@@ -31,7 +40,7 @@ export class DeviceAuthController {
   @ApiOkResponse({ type: DeviceCodeResponseDto })
   async code(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<DeviceCodeResponseDto> {
     response.setHeader('Cache-Control', 'no-store');
-    return this.deviceAuth.start(baseUrlOf(request));
+    return this.deviceAuth.start(this.baseUrlOf(request));
   }
 
   @Post('token')

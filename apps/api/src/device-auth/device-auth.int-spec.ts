@@ -129,3 +129,18 @@ describe('device pairing (RFC 8628)', () => {
     expect((await fetch(`${h.url}/pair/pair.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 });
+
+describe('device pairing behind a load balancer', () => {
+  it('gives the pairing page at BRANDWIRE_PUBLIC_URL, whatever the request says of its scheme and host', async () => {
+    const h = await ServiceHarness.start({ env: { BRANDWIRE_PUBLIC_URL: 'https://brandwire.example.com/' } });
+    try {
+      const reply = await h.request<CodeReply>('POST', '/api/auth/device/code', { token: null, body: {}, headers: { 'x-forwarded-proto': 'http', host: 'evil.example' } });
+      expect(reply.body).toMatchObject({
+        verification_uri: 'https://brandwire.example.com/pair',
+        verification_uri_complete: `https://brandwire.example.com/pair?code=${reply.body.user_code}`,
+      });
+    } finally {
+      await h.stop();
+    }
+  });
+});
