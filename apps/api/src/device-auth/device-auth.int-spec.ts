@@ -52,6 +52,18 @@ describe('device pairing (RFC 8628)', () => {
     expect(second.text).not.toContain('"ok"');
   });
 
+  it('takes the form-encoded requests of RFC 8628 as well as JSON', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const started = await h.request<CodeReply>('POST', '/api/auth/device/code', { token: null, rawBody: 'client_id=brandwire-cli', headers: form });
+    expect(started.status).toBe(200);
+    const rawBody = `grant_type=${encodeURIComponent('urn:ietf:params:oauth:grant-type:device_code')}&device_code=${started.body.device_code}`;
+    const polled = await h.request('POST', '/api/auth/device/token', { token: null, rawBody, headers: form });
+    expect([polled.status, polled.body['error']]).toEqual([400, 'authorization_pending']);
+    // only there: elsewhere a form body is still refused
+    const elsewhere = await h.request('POST', '/api/agent/send', { rawBody: 'brandKey=acme-kakao', headers: form });
+    expect(elsewhere.status).toBe(415);
+  });
+
   it('refuses malformed polls with the RFC errors', async () => {
     expect((await h.post('/api/auth/device/token', {}, null)).body).toMatchObject({ error: 'invalid_request' });
     expect((await poll('not-a-device-code')).body).toMatchObject({ error: 'invalid_grant' });

@@ -13,9 +13,17 @@ function carriesBody(req: Request): boolean {
  * neither JSON nor a multipart upload) answer in the envelope at once, before routing, instead of reaching
  * Express's HTML error page, recursive code, or validation that would call every field missing.
  */
+/** The OAuth 2.0 device flow's endpoints, which RFC 8628 has clients call with form-encoded bodies (JSON is taken too). */
+const FORM_ROUTES = new Set(['/api/auth/device/code', '/api/auth/device/token']);
+
 export function jsonBodyParser(limit: string): RequestHandler {
   const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
+  const parseForm = express.urlencoded({ limit, extended: false, parameterLimit: 20 });
   return (req: Request, res: Response, next: NextFunction) => {
+    if (FORM_ROUTES.has(req.path) && req.is('application/x-www-form-urlencoded')) {
+      parseForm(req, res, next);
+      return;
+    }
     if (carriesBody(req) && !req.is(['json', '+json', 'multipart/form-data'])) {
       const given = req.headers['content-type'] ?? 'no Content-Type';
       const reply = errorReply('UNSUPPORTED_MEDIA_TYPE', `the request body must be JSON (Content-Type: application/json), or multipart/form-data for uploads; got ${given}`);
