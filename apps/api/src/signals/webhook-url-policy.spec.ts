@@ -40,6 +40,15 @@ describe('webhook URL policy', () => {
     expect(verdict).toEqual({ ok: false, reason: expect.stringContaining(fragment) });
   });
 
+  it('says a URL must be https before looking its host up (a host that does not resolve says nothing of it)', async () => {
+    const noDns = () => Promise.reject(new Error('ENOTFOUND'));
+    for (const url of ['ftp://example.com/x', 'http://example.com/x']) {
+      expect(await checkWebhookUrl(url, { allowLoopback: false }, noDns)).toEqual({ ok: false, reason: 'the URL must be https' });
+    }
+    expect(await checkWebhookUrl('ftp://example.com/x', { allowLoopback: true }, noDns)).toEqual({ ok: false, reason: 'the URL must be https (http only for loopback addresses)' });
+    expect(await checkWebhookUrl('https://example.invalid/x', { allowLoopback: false }, noDns)).toEqual({ ok: false, reason: 'the host example.invalid does not resolve' });
+  });
+
   it('refuses a host that resolves to a private address (DNS pointing inside)', async () => {
     expect(await checkWebhookUrl('https://inside.example.com/', { allowLoopback: false }, publicDns(['93.184.216.34', '10.0.0.7']))).toMatchObject({ ok: false });
   });

@@ -39,6 +39,9 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
     return { ok: false, reason: 'not a URL' };
   }
   if (url.username || url.password) return { ok: false, reason: 'the URL must not carry credentials' };
+  const mustBeHttps = policy.allowLoopback ? 'the URL must be https (http only for loopback addresses)' : 'the URL must be https';
+  // the scheme is told first: whether the host resolves says nothing about a URL refused anyway
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowLoopback)) return { ok: false, reason: mustBeHttps };
   const host = url.hostname;
   const literal = isIpLiteral(host);
   let addresses: string[];
@@ -54,9 +57,7 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
     }
   }
   const loopbackOnly = addresses.length > 0 && addresses.every((a) => blockedAddressReason(a, { allowLoopback: false })?.includes('loopback'));
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowLoopback && loopbackOnly)) {
-    return { ok: false, reason: policy.allowLoopback ? 'the URL must be https (http only for loopback addresses)' : 'the URL must be https' };
-  }
+  if (url.protocol !== 'https:' && !loopbackOnly) return { ok: false, reason: mustBeHttps };
   for (const address of addresses) {
     const reason = blockedAddressReason(address, policy);
     if (reason) return { ok: false, reason: `${host} is not allowed: ${reason}` };
