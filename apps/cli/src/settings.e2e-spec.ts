@@ -31,6 +31,13 @@ describe('settings and uploads from the tool', () => {
     const missingUrl = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--json'], admin);
     expect(missingUrl.code).toBe(2);
     expect(missingUrl.json()).toMatchObject({ ok: false, code: 'USAGE', error: expect.stringContaining('url') });
+    const empty = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--url', '', '--json'], admin);
+    expect(empty.code).toBe(1);
+    expect(empty.json()).toMatchObject({ ok: false, code: 'BAD_REQUEST', error: expect.stringContaining('url must not be empty') });
+    const off = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--none'], admin);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toBe('The signals of acme-kakao now go to nowhere.\n');
+    expect((await s.run(['webhook-domain', 'get', '--channel', 'acme-kakao', '--json'], writer)).json()).toEqual({ ok: true, brand: 'acme-kakao', url: null });
   });
 
   it('deactivates and activates the chat with an Admin key; sends are refused while it is off', async () => {

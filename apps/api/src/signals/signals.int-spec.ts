@@ -191,6 +191,17 @@ describe('signals to the client', () => {
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('url') });
   });
+
+  it.each([
+    ['an empty url', { url: '' }, 'url must not be empty: give a https URL, or null to disconnect the webhook'],
+    ['no url at all', {}, 'url is required'],
+  ])('refuses %s with 400 and keeps the webhook (only null disconnects it)', async (_, body, message) => {
+    const reply = await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', ...body } });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message });
+    const read = await h.get<WebhookView>('/api/agent/settings/webhook?brand=acme-kakao', TOKENS.writer);
+    expect(read.body.url).toBe(receiver.url);
+  });
 });
 
 describe('a consent result held for its turn when the service stops', () => {

@@ -38,7 +38,7 @@ export class WebhookSettingsController {
   async set(@CurrentPrincipal() principal: Principal, @Body() dto: SetWebhookDto): Promise<WebhookSettingsDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     let url: string | null = null;
-    if (dto.url !== null && dto.url !== undefined && dto.url !== '') {
+    if (dto.url !== null) {
       const verdict = await checkWebhookUrl(dto.url, { allowLoopback: this.sandbox !== undefined });
       if (!verdict.ok) throw fail('BAD_REQUEST', `url is not allowed for webhooks: ${verdict.reason}`);
       url = verdict.url.toString();

@@ -1,6 +1,6 @@
 import { SIGNAL_KINDS } from '@brandwire/domain';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { QueryInteger } from '../../common/http/form-fields';
 
 export class SignalsQueryDto {
@@ -76,8 +76,9 @@ export class SetWebhookDto {
   brandKey!: string;
 
   @ApiProperty({ type: String, nullable: true, description: 'https URL (http to loopback only with the sandbox messenger); null disconnects' })
-  @IsOptional()
-  @IsString()
+  @ValidateIf((dto: SetWebhookDto) => dto.url !== null)
+  @IsString({ message: 'url must be a https URL, or null to disconnect the webhook' })
+  @IsNotEmpty({ message: 'url must not be empty: give a https URL, or null to disconnect the webhook' })
   @MaxLength(2048)
   url!: string | null;
 }

@@ -1,5 +1,5 @@
 import type { WebhookSettings } from '@brandwire/client';
-import { string } from '@oclif/core/flags';
+import { boolean, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import { channelOf } from '../../lib/channel';
 import { connect } from '../../lib/connect';
@@ -8,16 +8,20 @@ import { channelFlag } from '../../lib/flags';
 export default class WebhookDomainSet extends BrandwireCommand {
   static override summary = "Set the channel's inbound domain: the webhook URL that receives the signals (Admin key)";
   static override description = 'Needs an Admin key; a BrandWrite key can only read it (403 FORBIDDEN).';
-  static override examples = ['<%= config.bin %> webhook-domain set --channel acme-kakao --url https://hooks.example.com/brandwire'];
+  static override examples = [
+    '<%= config.bin %> webhook-domain set --channel acme-kakao --url https://hooks.example.com/brandwire',
+    '<%= config.bin %> webhook-domain set --channel acme-kakao --none',
+  ];
   static override flags = {
     channel: channelFlag(),
-    url: string({ description: 'the https URL that receives the signals', required: true, helpValue: '<url>' }),
+    url: string({ description: 'the https URL that receives the signals', helpValue: '<url>', exactlyOne: ['url', 'none'] }),
+    none: boolean({ description: 'disconnect the webhook: the signals are no longer delivered', exactlyOne: ['url', 'none'] }),
   };
 
   async run(): Promise<WebhookSettings> {
     const { flags } = await this.parse(WebhookDomainSet);
     const session = this.session();
-    const reply = await (await connect(session)).setWebhook({ brandKey: channelOf(flags.channel, session), url: flags.url });
+    const reply = await (await connect(session)).setWebhook({ brandKey: channelOf(flags.channel, session), url: flags.none ? null : (flags.url ?? null) });
     await this.show(() => `The signals of ${reply.brand} now go to ${reply.url ?? 'nowhere'}.`);
     return reply;
   }
