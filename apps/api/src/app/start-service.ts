@@ -12,6 +12,7 @@ import { EnvelopeFilter } from '../common/errors/envelope.filter';
 import { allowedMethodsOf } from '../common/http/allowed-methods';
 import { jsonBodyParser } from '../common/http/body-parsing';
 import { answerClientErrorsInEnvelope } from '../common/http/client-errors';
+import { ConnectionDrain } from '../common/http/connection-drain';
 import { validationPipe } from '../common/http/validation';
 import type { Config } from '../config/config';
 import { mountOpenApi } from '../docs/openapi';
@@ -78,7 +79,7 @@ export async function startService(config: Config): Promise<RunningService> {
       abortOnError: false,
       logger: new PinoNestLogger(createLogger(config.logLevel)),
     });
-    const url = await serve(app, config);
+    const { url, drain } = await serve(app, config);
     if (upstream.sandbox) {
       const { control } = upstream.sandbox;
       await control.setPartner({ callbackUrl: `${config.publicUrl ?? url}/upstream` });
@@ -93,6 +94,7 @@ export async function startService(config: Config): Promise<RunningService> {
       app,
       demoKeys,
       close: async () => {
+        drain.start();
         await running.app.close();
         await running.upstream.close();
         await store.close();
@@ -107,8 +109,8 @@ export async function startService(config: Config): Promise<RunningService> {
   }
 }
 
-/** Sets up the HTTP layer of the app and listens; the URL it answers on. */
-async function serve(app: NestExpressApplication, config: Config): Promise<string> {
+/** Sets up the HTTP layer of the app and listens; the URL it answers on, and how its connections end at a stop. */
+async function serve(app: NestExpressApplication, config: Config): Promise<{ url: string; drain: ConnectionDrain }> {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(cachedRoomPages(app.get(RoomPageCache), app.get(ApiKeysService), app.get(BrandAccessService)));
@@ -117,7 +119,8 @@ async function serve(app: NestExpressApplication, config: Config): Promise<strin
   app.useGlobalPipes(validationPipe());
   mountOpenApi(app);
   answerClientErrorsInEnvelope(app.getHttpServer());
+  const drain = new ConnectionDrain(app.getHttpServer());
   await app.listen(config.port, config.host);
   const address = app.getHttpServer().address() as AddressInfo;
-  return `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`;
+  return { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`, drain };
 }
