@@ -34,7 +34,7 @@ export function fireAndForget(deps: SandboxDeps, c: Customer, events: readonly C
 }
 
 export function ruleContext(deps: SandboxDeps, channel: Channel): RuleContext {
-  return { chatbotBuilder: channel.chatbotBuilder, uploadKindOf: (url) => deps.uploads.kindOf(url) };
+  return { chatbotBuilder: channel.chatbotBuilder, uploadKindOf: (url) => deps.uploads.kindOf(url, channel.senderKey) };
 }
 
 export interface Located {

@@ -86,6 +86,44 @@ describe('sandbox partner API result codes', () => {
       .resolves.toEqual({ code: '-510', message: 'InvalidMessageException: links[0].url_mobile is required for type WL' });
   });
 
+  const agentBubbles = async (userKey: string) => {
+    const chat = await h.control.chat(userKey, KAKAO);
+    return chat.ok ? chat.bubbles.filter((b) => b.from === 'agent') : [];
+  };
+
+  it('-510 for a text of only whitespace, as for an empty one; nothing reaches the customer', async () => {
+    await customerSays(h, 'blank-user', 'hello');
+    for (const blank of ['   ', '\n\t']) {
+      await expect(send('blank-user', blank)).resolves.toEqual({
+        code: '-510',
+        message: 'InvalidMessageException: message is required for message_type TX (it is only whitespace)',
+      });
+    }
+    await expect(agentBubbles('blank-user')).resolves.toEqual([]);
+    await expect(send('blank-user', ' ok ')).resolves.toEqual({ code: '0', message: null });
+  });
+
+  it('-510 for a rich bubble with nothing to show (no message, or only whitespace, and an empty attachment)', async () => {
+    await customerSays(h, 'empty-rich', 'hello');
+    const rich = (envelope: Record<string, unknown>) => h.messenger.sendRich({ senderKey: KAKAO, userKey: 'empty-rich', serialNumber: serial(), envelope });
+    await expect(rich({ chat_bubble_type: 'TEXT', attachment: {} })).resolves.toEqual({
+      code: '-510',
+      message:
+        'InvalidMessageException: there is no message and the attachment carries nothing to show (one of image, buttons, quick_replies, item, carousel, coupon is needed)',
+    });
+    await expect(rich({ chat_bubble_type: 'TEXT', message: ' \n ', attachment: {} })).resolves.toEqual({
+      code: '-510',
+      message:
+        'InvalidMessageException: message is only whitespace and the attachment carries nothing to show (one of image, buttons, quick_replies, item, carousel, coupon is needed)',
+    });
+    await expect(rich({ chat_bubble_type: 'TEXT', message: '\t' })).resolves.toEqual({
+      code: '-510',
+      message: 'InvalidMessageException: message is only whitespace and there is no attachment',
+    });
+    await expect(agentBubbles('empty-rich')).resolves.toEqual([]);
+    await expect(rich({ chat_bubble_type: 'TEXT', attachment: { quick_replies: [{ type: 'BK', name: 'Yes' }] } })).resolves.toEqual({ code: '0', message: null });
+  });
+
   it('-511 for a blocked customer, and unblock restores the flow with a new session', async () => {
     await customerSays(h, 'blk-user', 'hello');
     await expect(h.messenger.block({ senderKey: KAKAO, userKey: 'blk-user' })).resolves.toEqual({ code: '0', message: null });

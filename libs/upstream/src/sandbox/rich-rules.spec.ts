@@ -29,6 +29,10 @@ const broken: Case[] = [
   ['WIDE message over 76', { chat_bubble_type: 'WIDE', message: 'a'.repeat(77), attachment: image }, -506, 'message is longer than 76 characters for WIDE'],
   ['WIDE message of 77 emoji', { chat_bubble_type: 'WIDE', message: '\u{1F600}'.repeat(77), attachment: image }, -506, 'message is longer than 76 characters for WIDE'],
   ['message or attachment', { chat_bubble_type: 'TEXT' }, -510, 'one of message and attachment is required'],
+  ['a whitespace message and no attachment', { chat_bubble_type: 'TEXT', message: ' \n\t ' }, -510, 'message is only whitespace and there is no attachment'],
+  ['an empty attachment and no message', { chat_bubble_type: 'TEXT', attachment: {} }, -510, 'there is no message and the attachment carries nothing to show (one of image, buttons, quick_replies, item, carousel, coupon is needed)'],
+  ['an empty attachment and a whitespace message', { chat_bubble_type: 'TEXT', message: '   ', attachment: {} }, -510, 'message is only whitespace and the attachment carries nothing to show'],
+  ['an attachment of empty lists and null parts', { chat_bubble_type: 'TEXT', attachment: { buttons: [], quick_replies: [], image: null, coupon: null } }, -510, 'there is no message and the attachment carries nothing to show'],
   ['attachment must be an object', { chat_bubble_type: 'TEXT', message: 'x', attachment: [] }, -510, 'attachment must be an object'],
   ['IMAGE needs img_url', { chat_bubble_type: 'IMAGE', message: 'x' }, -510, 'attachment.image.img_url is required for IMAGE'],
   ['WIDE needs img_url', { chat_bubble_type: 'WIDE', message: 'x', attachment: { image: {} } }, -510, 'attachment.image.img_url is required for WIDE'],
@@ -101,6 +105,15 @@ describe('rich envelope rules', () => {
     ['carousel of 6 cards (array form)', { chat_bubble_type: 'CAROUSEL_FEED', attachment: { carousel: many(6, card) } }, false],
     ['ITEM_LIST with item', { chat_bubble_type: 'ITEM_LIST', attachment: { item: { list: [] } } }, false],
     ['PERSONAL', { chat_bubble_type: 'PERSONAL' }, false],
+    ['PERSONAL with an empty attachment', { chat_bubble_type: 'PERSONAL', attachment: {} }, false],
+    ['IMAGE with a whitespace caption', { chat_bubble_type: 'IMAGE', message: '  ', attachment: image }, false],
+    ['WIDE with only an image', { chat_bubble_type: 'WIDE', attachment: image }, false],
+    ['WIDE_ITEM_LIST with only an item', { chat_bubble_type: 'WIDE_ITEM_LIST', attachment: { item: { list: [] } } }, false],
+    ['CAROUSEL_FEED with only a top-level carousel', { chat_bubble_type: 'CAROUSEL_FEED', carousel: { list: many(2, card) } }, false],
+    ['TEXT with only buttons', { chat_bubble_type: 'TEXT', attachment: { buttons: [bk()] } }, false],
+    ['TEXT with only quick replies', { chat_bubble_type: 'TEXT', attachment: { quick_replies: [bk()] } }, false],
+    ['TEXT with only a coupon', { chat_bubble_type: 'TEXT', attachment: { coupon: { title: 'c' } } }, false],
+    ['TEXT with a message and an empty attachment', { chat_bubble_type: 'TEXT', message: 'hi', attachment: {} }, false],
   ];
 
   it.each(valid)('accepts %s', (_name, envelope, chatbot) => {

@@ -72,8 +72,9 @@ function check(env: Obj, ctx: RuleContext): RichBubble {
   if (type === 'PERSONAL') return { type, text, imageUrl: null, quickReplies: [] };
 
   const carousel = env['carousel'] ?? att['carousel'];
-  if (text === null && !isObj(attachment) && carousel === undefined) {
-    throw invalid('one of message and attachment is required');
+  const hasText = text !== null && text.trim().length > 0;
+  if (!hasText && !isObj(attachment) && carousel === undefined) {
+    throw invalid(text === null ? 'one of message and attachment is required' : 'message is only whitespace and there is no attachment');
   }
   const imageUrl = checkImage(att, 'attachment', ctx, type === 'IMAGE' || type === 'WIDE' ? type : null);
   const coupon = att['coupon'];
@@ -87,7 +88,19 @@ function check(env: Obj, ctx: RuleContext): RichBubble {
     throw invalid(`attachment.item is required for ${type}`);
   }
   if (type === 'CAROUSEL_FEED') checkCarousel(carousel, env['carousel'] !== undefined ? 'carousel' : 'attachment.carousel', ctx);
+  if (!hasText && !SHOWN_PARTS.some((part) => carries(part === 'carousel' ? carousel : att[part]))) {
+    const noText = text === null ? 'there is no message' : 'message is only whitespace';
+    throw invalid(`${noText} and the attachment carries nothing to show (one of ${SHOWN_PARTS.join(', ')} is needed)`);
+  }
   return { type, text, imageUrl, quickReplies };
+}
+
+/** What a bubble without text must carry in its attachment (or, for carousel, at the top level) to show anything. */
+const SHOWN_PARTS = ['image', 'buttons', 'quick_replies', 'item', 'carousel', 'coupon'] as const;
+
+/** A part that is there: given, and not an empty list. */
+function carries(part: unknown): boolean {
+  return part !== undefined && part !== null && !(Array.isArray(part) && part.length === 0);
 }
 
 function bubbleTypeOf(v: unknown): BubbleType {

@@ -34,15 +34,16 @@ export function uploadRoutes(deps: SandboxDeps): Router {
   async function accepted<T>(
     req: Request,
     check: (file: Express.Multer.File, fields: Record<string, unknown>) => Promise<T>,
-  ): Promise<{ file: Express.Multer.File; value: T }> {
+  ): Promise<{ file: Express.Multer.File; senderKey: string; value: T }> {
     const file = req.file;
     try {
       const fields: unknown = req.body;
       const f = isObj(fields) ? fields : {};
-      if (typeof f['sender_key'] !== 'string') throw new Rejection(Code.InvalidJson, 'sender_key is required');
-      if (!state.channels.has(f['sender_key'])) throw new Rejection(Code.InvalidSender, 'unknown sender_key');
+      const senderKey = f['sender_key'];
+      if (typeof senderKey !== 'string') throw new Rejection(Code.InvalidJson, 'sender_key is required');
+      if (!state.channels.has(senderKey)) throw new Rejection(Code.InvalidSender, 'unknown sender_key');
       if (!file) throw new Rejection(Code.InvalidJson, 'the file part is missing');
-      return { file, value: await check(file, f) };
+      return { file, senderKey, value: await check(file, f) };
     } catch (err) {
       await uploads.discard(file?.path);
       throw err;
@@ -53,7 +54,7 @@ export function uploadRoutes(deps: SandboxDeps): Router {
     '/upload/image',
     multipart('image', MAX_IMAGE_BYTES, Code.InvalidImage),
     wrap(async (req, res) => {
-      const { file, value } = await accepted(req, async (f, fields) => {
+      const { file, senderKey, value } = await accepted(req, async (f, fields) => {
         const type = fields['image_type'];
         if (type !== undefined && type !== 'rich' && type !== 'plain') {
           throw new Rejection(Code.InvalidJson, "image_type must be 'rich' or 'plain'");
@@ -63,7 +64,7 @@ export function uploadRoutes(deps: SandboxDeps): Router {
         const kind: UploadKind = type === 'rich' ? 'rich' : 'plain';
         return { kind, mime };
       });
-      const upload = uploads.register(file, value.kind, value.mime);
+      const upload = uploads.register(file, value.kind, value.mime, senderKey);
       res.json({ code: UPLOAD_OK, image: upload.url });
     }),
   );
@@ -72,7 +73,7 @@ export function uploadRoutes(deps: SandboxDeps): Router {
     '/upload/file',
     multipart('file', MAX_FILE_BYTES, Code.InvalidMessage),
     wrap(async (req, res) => {
-      const { file, value: kind } = await accepted(req, (f, fields) => {
+      const { file, senderKey, value: kind } = await accepted(req, (f, fields) => {
         const type = fields['file_type'];
         if (type !== 'file' && type !== 'audio' && type !== 'video') {
           return Promise.reject(new Rejection(Code.InvalidJson, `file_type must be one of ${FILE_TYPES.join(', ')}`));
@@ -82,7 +83,7 @@ export function uploadRoutes(deps: SandboxDeps): Router {
         }
         return Promise.resolve<UploadKind>(type);
       });
-      const upload = uploads.register(file, kind, mimeOfFile(file.originalname));
+      const upload = uploads.register(file, kind, mimeOfFile(file.originalname), senderKey);
       res.json({ code: UPLOAD_OK, file: upload.url, name: upload.originalName, size: upload.size });
     }),
   );

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import axios from 'axios';
 import { SandboxHarness, startSandboxHarness } from '../testing/harness';
 import { TINY_GIF, TINY_JPEG, TINY_PNG } from '../testing/images';
-import { KAKAO, customerSays, serial, startHarness } from '../test-support/fixtures';
+import { KAKAO, OTHER, customerSays, serial, startHarness } from '../test-support/fixtures';
 
 describe('sandbox uploads', () => {
   let h: SandboxHarness;
@@ -66,6 +66,35 @@ describe('sandbox uploads', () => {
     await expect(h.messenger.sendRich({ senderKey: KAKAO, userKey: 'up-user', serialNumber: serial(), envelope })).resolves.toEqual({
       code: '-505',
       message: 'InvalidImageException: attachment.image.img_url was uploaded as plain; rich bubbles need image_type rich',
+    });
+  });
+
+  it('-510 for an image uploaded for another channel, as for an unknown URL; it works on its own channel', async () => {
+    await customerSays(h, 'other-user', 'hello', OTHER);
+    const rich = must((await image(TINY_PNG, 'rich', 'a.png', OTHER)).url);
+    const plain = must((await image(TINY_PNG, 'plain', 'a.png', OTHER)).url);
+    const sendRich = (envelope: Record<string, unknown>, senderKey = KAKAO, userKey = 'up-user') =>
+      h.messenger.sendRich({ senderKey, userKey, serialNumber: serial(), envelope });
+    const notUploaded = (path: string) => ({ code: '-510', message: `InvalidMessageException: ${path} is not an image uploaded to the messenger` });
+    await expect(sendRich({ chat_bubble_type: 'IMAGE', attachment: { image: { img_url: rich } } })).resolves.toEqual(notUploaded('attachment.image.img_url'));
+    await expect(sendRich({ chat_bubble_type: 'WIDE', message: 'x', attachment: { image: { img_url: rich } } })).resolves.toEqual(notUploaded('attachment.image.img_url'));
+    await expect(sendRich({ chat_bubble_type: 'TEXT', message: 'x', attachment: { image: { img_url: rich } } })).resolves.toEqual(notUploaded('attachment.image.img_url'));
+    const cards = [{ header: 'a', attachment: { image: { img_url: rich } } }, { header: 'b' }];
+    await expect(sendRich({ chat_bubble_type: 'CAROUSEL_FEED', carousel: { list: cards } })).resolves.toEqual(notUploaded('carousel.list[0].attachment.image.img_url'));
+    // another channel's plain upload is unknown here too, so the wrong image_type is not what is reported
+    await expect(sendRich({ chat_bubble_type: 'IMAGE', attachment: { image: { img_url: plain } } })).resolves.toEqual(notUploaded('attachment.image.img_url'));
+    await expect(h.messenger.writeImage({ senderKey: KAKAO, userKey: 'up-user', serialNumber: serial(), imageUrl: plain })).resolves.toEqual(notUploaded('image_url'));
+    const chat = await h.control.chat('up-user', KAKAO);
+    expect(chat.ok && chat.bubbles.filter((b) => b.imageUrl === rich || b.imageUrl === plain)).toEqual([]);
+    await expect(sendRich({ chat_bubble_type: 'IMAGE', attachment: { image: { img_url: rich } } }, OTHER, 'other-user')).resolves.toEqual({ code: '0', message: null });
+    await expect(h.messenger.writeImage({ senderKey: OTHER, userKey: 'other-user', serialNumber: serial(), imageUrl: plain })).resolves.toEqual({ code: '0', message: null });
+  });
+
+  it('-510 for a file uploaded for another channel, as for an unknown URL', async () => {
+    const r = await h.messenger.uploadFile({ senderKey: OTHER, data: Buffer.from('%PDF-1.4 tiny'), fileName: 'm.pdf', fileType: 'file' });
+    await expect(h.messenger.writeFile({ senderKey: KAKAO, userKey: 'up-user', serialNumber: serial(), fileUrl: must(r.url), fileName: 'm.pdf', fileSize: 13, messageType: 'FI' })).resolves.toEqual({
+      code: '-510',
+      message: 'InvalidMessageException: file_url is not a file uploaded to the messenger',
     });
   });
 

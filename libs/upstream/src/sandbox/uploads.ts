@@ -14,6 +14,8 @@ export interface StoredUpload {
   fileName: string;
   path: string;
   kind: UploadKind;
+  /** the channel it was uploaded for: only that channel's sends may use it */
+  senderKey: string;
   mime: string;
   size: number;
   originalName: string;
@@ -58,11 +60,12 @@ export class UploadStore {
     }).single(field);
   }
 
-  register(file: Express.Multer.File, kind: UploadKind, mime: string): StoredUpload {
+  register(file: Express.Multer.File, kind: UploadKind, mime: string, senderKey: string): StoredUpload {
     const upload: StoredUpload = {
       fileName: file.filename,
       path: file.path,
       kind,
+      senderKey,
       mime,
       size: file.size,
       originalName: file.originalname,
@@ -73,8 +76,13 @@ export class UploadStore {
     return upload;
   }
 
-  kindOf(url: string): UploadKind | undefined {
-    return this.byUrl.get(url)?.kind;
+  /**
+   * What `url` was uploaded as, for a send on `senderKey`; undefined when it is not one of the messenger's uploads
+   * or was uploaded for another sender (the messenger refuses both alike, and says nothing of other channels).
+   */
+  kindOf(url: string, senderKey: string): UploadKind | undefined {
+    const upload = this.byUrl.get(url);
+    return upload?.senderKey === senderKey ? upload.kind : undefined;
   }
 
   find(fileName: string): StoredUpload | undefined {

@@ -16,6 +16,10 @@ describe('plain write rules', () => {
     ['unknown message_type', { message_type: 'ZZ' }, -510, "message_type 'ZZ' is not one of TX, LI, IM, FI, AU"],
     ['TX needs message', { message_type: 'TX' }, -510, 'message is required for message_type TX'],
     ['LI needs message', { message_type: 'LI', message: '' }, -510, 'message is required for message_type LI'],
+    ['TX of spaces only', { message_type: 'TX', message: '   ' }, -510, 'message is required for message_type TX (it is only whitespace)'],
+    ['TX of a newline and a tab', { message_type: 'TX', message: '\n\t' }, -510, 'message is required for message_type TX (it is only whitespace)'],
+    ['TX of ideographic spaces', { message_type: 'TX', message: '\u3000\u3000' }, -510, 'message is required for message_type TX (it is only whitespace)'],
+    ['LI of whitespace with links', { message_type: 'LI', message: ' \r\n', links: [{ type: 'BK', name: 'a' }] }, -510, 'message is required for message_type LI (it is only whitespace)'],
     ['TX over 1000', { message_type: 'TX', message: 'a'.repeat(1001) }, -506, 'message is longer than 1000 characters'],
     ['TX of 1001 emoji', { message_type: 'TX', message: '\u{1F600}'.repeat(1001) }, -506, 'message is longer than 1000 characters'],
     ['links only with LI', { message_type: 'TX', message: 'x', links: [] }, -510, 'links is only allowed with message_type LI'],
@@ -37,6 +41,7 @@ describe('plain write rules', () => {
 
   it.each<[string, Record<string, unknown>, string]>([
     ['TX', { message_type: 'TX', message: 'hello' }, 'text'],
+    ['TX with text between whitespace', { message_type: 'TX', message: '  hi\n' }, 'text'],
     ['TX of 1000 emoji (2,000 UTF-16 units)', { message_type: 'TX', message: '\u{1F600}'.repeat(1000) }, 'text'],
     ['LI with links and quick replies', { message_type: 'LI', message: 'x', links: [{ type: 'WL', name: 'w', url_mobile: 'https://m.test' }], supplement: { quick_reply: [{ type: 'BK', name: 'y' }] }, auto_answer: 'S1' }, 'text'],
     ['IM plain', { message_type: 'IM', image_url: 'u:plain' }, 'image'],

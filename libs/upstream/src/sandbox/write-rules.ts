@@ -98,6 +98,7 @@ function textOf(body: Obj, type: MessageType): string {
   const m = body['message'];
   if (m !== undefined && m !== null && typeof m !== 'string') throw invalid('message must be a string');
   if (typeof m !== 'string' || m.length === 0) throw invalid(`message is required for message_type ${type}`);
+  if (m.trim().length === 0) throw invalid(`message is required for message_type ${type} (it is only whitespace)`);
   if (isLongerThan(m, MAX_PLAIN_TEXT)) {
     throw new RuleViolation(Code.MessageLengthOverLimit, `message is longer than ${MAX_PLAIN_TEXT} characters`);
   }
