@@ -47,16 +47,38 @@ export class BillingRepo {
     });
   }
 
-  /** A send relying on the consultation's count was accepted: the count is final, never given back. */
+  /**
+   * A send relying on the consultation's count was accepted: the count is final, never given back. When the send
+   * that reserved it was refused and gave it back meanwhile, the consultation is counted again here: it was served.
+   */
   async keep(c: ServedConsultation): Promise<void> {
-    await this.db
-      .updateTable('served_consultations')
-      .set({ kept: 1 })
-      .where('channel_key', '=', c.channelKey)
-      .where('session_id', '=', c.sessionId)
-      .where('day', '=', c.day)
-      .where('kept', '=', 0)
-      .execute();
+    await this.tx.run(async (trx) => {
+      // a release may remove the row between the insert that found it and the update: then it is inserted again
+      for (;;) {
+        const inserted = await trx
+          .insertInto('served_consultations')
+          .values({ channel_key: c.channelKey, session_id: c.sessionId, day: c.day, user_key: c.userKey, kept: 1 })
+          .onConflict((oc) => oc.columns(['channel_key', 'session_id', 'day']).doNothing())
+          .executeTakeFirst();
+        if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
+          // served, so counted even past the plan: the plan is checked before a send, and this one was delivered
+          await trx
+            .updateTable('channels')
+            .set({ consultations_used: sql<number>`consultations_used + 1` })
+            .where('key', '=', c.channelKey)
+            .execute();
+          return;
+        }
+        const kept = await trx
+          .updateTable('served_consultations')
+          .set({ kept: 1 })
+          .where('channel_key', '=', c.channelKey)
+          .where('session_id', '=', c.sessionId)
+          .where('day', '=', c.day)
+          .executeTakeFirst();
+        if (Number(kept.numUpdatedRows) === 1) return;
+      }
+    });
   }
 
   /** Gives back a count reserved for a send the messenger then refused, unless another send relying on it was accepted. */

@@ -177,6 +177,22 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.billing.reserve(served)).toBe('free');
   });
 
+  it('counts a consultation whose reserving send was given back before another send relying on it was accepted', async () => {
+    await store.billing.setPlan('acme-kakao', 5);
+    const served = { channelKey: 'acme-kakao', sessionId: 'race-2', userKey: 'u', day: '2026-11-21' };
+    expect(await store.billing.reserve(served)).toBe('charged');
+    expect(await store.billing.reserve(served)).toBe('free');
+    // the messenger refuses the reserving send first, then accepts the one that relied on its count
+    await store.billing.release(served);
+    expect((await store.directory.findChannel('acme-kakao'))?.consultationsUsed).toBe(0);
+    await store.billing.keep(served);
+    expect((await store.directory.findChannel('acme-kakao'))?.consultationsUsed).toBe(1);
+    await store.billing.keep(served);
+    await store.billing.release(served);
+    expect((await store.directory.findChannel('acme-kakao'))?.consultationsUsed).toBe(1);
+    expect(await store.billing.reserve(served)).toBe('free');
+  });
+
   it('never charges past the plan under concurrent first sends', async () => {
     await store.billing.setPlan('acme-kakao', 5);
     const results = await Promise.all(
