@@ -122,3 +122,26 @@ describe('an open signal stream when the service stops', () => {
     expect(done).toBe(true);
   });
 });
+
+describe('a consent request on PostgreSQL (several instances) with only a signal stream open', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start({ dialect: 'postgres' });
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('is refused with 409 NO_WEBHOOK: the messenger may give the result to another instance than the stream\'s', async () => {
+    await h.customerWrites('pg-consent', { text: 'call me' });
+    const last = (await h.get<{ signals: Array<{ id: string }> }>('/api/agent/signals?brand=acme-kakao&max=1000', TOKENS.reader)).body.signals.at(-1)?.id ?? '';
+    const live = readEvents(`${h.url}/api/agent/signals/stream?brand=acme-kakao`, TOKENS.reader, 1, { 'last-event-id': last });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const reply = await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'pg-consent' });
+    expect([reply.status, reply.body]).toEqual([409, { ok: false, code: 'NO_WEBHOOK', message: expect.stringContaining('only a webhook receives it') }]);
+    expect((await h.customerChat('pg-consent')).filter((b) => b.kind === 'consent')).toEqual([]);
+    await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'pg-consent', text: 'ends the stream read' });
+    await live;
+  });
+});

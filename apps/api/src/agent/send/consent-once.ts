@@ -15,7 +15,7 @@ const NOTHING_CLAIMED: ConsentClaim = { release: () => Promise.resolve() };
 
 /**
  * The rules of the personal-info consent request that are the service's own: Kakao-type channels only
- * (`UNSUPPORTED_CHANNEL`), a webhook or a live signal stream to relay the result to (`NO_WEBHOOK`), and once
+ * (`UNSUPPORTED_CHANNEL`), a webhook or (one instance only) a live signal stream to relay the result to (`NO_WEBHOOK`), and once
  * per consultation (`-520`, allowed again in the customer's next one).
  */
 @Injectable()
@@ -33,8 +33,15 @@ export class ConsentOnce {
   async claim(channel: ChannelRecord, userKey: string, room: RoomRecord | undefined): Promise<ConsentClaim | typeof CONSENT_ALREADY_REQUESTED> {
     const check = consentRequestCheck('not_requested', channel.type);
     if (!check.ok) throw fail('UNSUPPORTED_CHANNEL', `personal-info consent requests work only on Kakao-type channels; ${channel.key} is ${channel.type}`);
-    if (!this.bus.hasListener(channel.key) && !(await this.store.settings.get(channel.key)).webhookUrl) {
-      throw fail('NO_WEBHOOK', `${channel.key} has no webhook (PUT /api/agent/settings/webhook) and no open signal stream: the consent result is relayed once and kept nowhere, so it would be lost`);
+    if (!(await this.store.settings.get(channel.key)).webhookUrl) {
+      // the messenger gives the result to the instance its callback reaches: with several, maybe not the stream's
+      const singleInstance = this.store.dialect === 'sqlite';
+      if (!singleInstance) {
+        throw fail('NO_WEBHOOK', `${channel.key} has no webhook (PUT /api/agent/settings/webhook): the consent result is relayed once and kept nowhere, and with several instances (PostgreSQL) only a webhook receives it`);
+      }
+      if (!this.bus.hasListener(channel.key)) {
+        throw fail('NO_WEBHOOK', `${channel.key} has no webhook (PUT /api/agent/settings/webhook) and no open signal stream: the consent result is relayed once and kept nowhere, so it would be lost`);
+      }
     }
     if (room?.state !== 'in_progress') return NOTHING_CLAIMED;
     const consultation = { channelKey: channel.key, userKey, sessionId: room.sessionId };
