@@ -1,4 +1,4 @@
-import { leadingKeyword, parameterNames, splitStatements } from './cypher-text';
+import { keywordsOf, leadingKeyword, parameterNames, splitStatements } from './cypher-text';
 
 describe('splitStatements', () => {
   it.each([
@@ -37,5 +37,15 @@ describe('leadingKeyword', () => {
     ['', ''],
   ])('%j -> %j', (statement, keyword) => {
     expect(leadingKeyword(statement)).toBe(keyword);
+  });
+});
+
+describe('keywordsOf', () => {
+  it.each([
+    ["UNWIND [1] AS x LOAD FROM 'f' RETURN *", ['UNWIND', 'AS', 'X', 'LOAD', 'FROM', 'RETURN']],
+    ["RETURN 'load' AS `copy`, n.export, n . install // attach\n", ['RETURN', 'AS', 'N']],
+    ['RETURN 1e5 /* load */ AS big', ['RETURN', 'AS', 'BIG']],
+  ])('%s', (statement, words) => {
+    expect([...keywordsOf(statement)]).toEqual(words);
   });
 });

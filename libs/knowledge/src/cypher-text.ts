@@ -103,6 +103,40 @@ export function callsFunction(statement: string): boolean {
   return name !== null && statement[skipBlank(statement, start + name[0].length)] === '(';
 }
 
+/**
+ * The bare words of a statement, upper-cased, outside string literals, escaped names and comments, and not
+ * property names (`n.load`): every keyword it uses, wherever it stands (`UNWIND [1] AS x LOAD FROM '…'`).
+ */
+export function keywordsOf(statement: string): Set<string> {
+  const words = new Set<string>();
+  let i = 0;
+  while (i < statement.length) {
+    const ch = statement[i] ?? '';
+    if (ch === "'" || ch === '"' || ch === '`') {
+      i = endOfQuoted(statement, i, ch);
+    } else if (statement.startsWith('//', i) || statement.startsWith('/*', i)) {
+      i = skipBlank(statement, i);
+    } else if (/[A-Za-z_]/.test(ch)) {
+      const word = /^[A-Za-z_]\w*/.exec(statement.slice(i))?.[0] ?? ch;
+      if (statement[skipBlankBack(statement, i - 1)] !== '.') words.add(word.toUpperCase());
+      i += word.length;
+    } else if (/[0-9]/.test(ch)) {
+      // a number, with any letters that belong to it (1e5, 0x1F): not a word
+      i += /^[0-9]\w*/.exec(statement.slice(i))?.[0].length ?? 1;
+    } else {
+      i++;
+    }
+  }
+  return words;
+}
+
+/** The index of the last character at or before `from` that is not white space (-1 when there is none). */
+function skipBlankBack(statement: string, from: number): number {
+  let i = from;
+  while (i >= 0 && /\s/.test(statement[i] ?? '')) i--;
+  return i;
+}
+
 function firstWord(statement: string, from: number): { word: string; end: number } {
   const i = skipBlank(statement, from);
   const word = /^[A-Za-z]+/.exec(statement.slice(i))?.[0] ?? '';

@@ -84,6 +84,25 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     expect(existsSync(file)).toBe(true);
   });
 
+  it('refuses a clause that reads files wherever it stands in a read-only statement (LOAD FROM after UNWIND or WITH)', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const secret = join(temp.dir, 'secret.csv');
+    writeFileSync(secret, 'token,bw_secret\n');
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      for (const statement of [
+        `UNWIND [1] AS x LOAD FROM '${secret}' (header=false) RETURN *`,
+        `WITH 1 AS x /* c */ load\nfrom '${secret}' RETURN column0`,
+        `MATCH (c:Channel) WITH c LOAD WITH HEADERS (a STRING) FROM '${secret}' RETURN a`,
+      ]) {
+        await expect(graph.query(statement)).rejects.toEqual(new KnowledgeGraphError('READ_ONLY', 'LOAD reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).'));
+      }
+      // the word in a string, an escaped name, a comment or as a property name is no clause
+      expect((await graph.query("RETURN 'load from x' AS `load`, 1 AS n // load from")).rows).toEqual([['load from x', 1]]);
+      expect((await graph.query('MATCH (c:Channel) RETURN c.key')).rows).toHaveLength(1);
+    });
+  });
+
   it('gives the rows read first, marked inexact, when Kuzu cannot write them as JSON exactly (an infinity beside a big integer)', async () => {
     await withGraph(temp.path, { readOnly: true }, async (graph) => {
       const one = await graph.query('RETURN CAST(-9007199254740993 AS INT64) AS x, 1e300 * 1e300 AS inf');

@@ -5,7 +5,7 @@
  * statements write files (COPY ... TO, EXPORT DATABASE) and load extensions: those are refused here unless the
  * caller allows writes, so no read-only path (a loopback API a web page can reach, for one) writes to disk.
  */
-import { callsFunction, leadingKeyword, splitStatements } from './cypher-text';
+import { callsFunction, keywordsOf, leadingKeyword, splitStatements } from './cypher-text';
 import { KnowledgeGraphError } from './errors';
 import { exactRows } from './exact-result';
 import type { KuzuConnection } from './kuzu-native';
@@ -66,8 +66,10 @@ export const MAX_RESULT_ROWS = 100_000;
  * connection for every later caller (CHECKPOINT, BEGIN TRANSACTION, `CALL timeout=1`), or reach beyond the graph.
  */
 function refuseOnReadOnlyPath(statement: string, keyword: string): void {
-  if (BEYOND_THE_GRAPH.has(keyword)) {
-    throw new KnowledgeGraphError('READ_ONLY', `${keyword} reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).`);
+  // a clause that reaches files may stand anywhere in a statement, not only first (`WITH 1 AS x LOAD FROM '…'`)
+  const beyond = BEYOND_THE_GRAPH.has(keyword) ? keyword : [...keywordsOf(statement)].find((word) => BEYOND_THE_GRAPH.has(word));
+  if (beyond !== undefined) {
+    throw new KnowledgeGraphError('READ_ONLY', `${beyond} reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).`);
   }
   if (!DATA_STATEMENTS.has(keyword) || (keyword === 'CALL' && !callsFunction(statement))) {
     const what = keyword === 'CALL' ? 'CALL of a setting' : keyword || 'This statement';
