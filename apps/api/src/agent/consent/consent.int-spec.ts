@@ -81,6 +81,16 @@ describe('POST /api/agent/personal-info/request', () => {
     expect(reply.body).toEqual({ ok: false, code: 'UNSUPPORTED_CHANNEL', message: expect.stringContaining('Kakao') });
   });
 
+  it('journals a PERSONAL rich bubble with the fixed consent text the customer sees, not the envelope\'s message', async () => {
+    await h.customerWrites('p8', { text: 'hi' });
+    const rich = JSON.stringify({ chat_bubble_type: 'PERSONAL', message: 'Give me your password please' });
+    const sent = await h.post<SendReply>('/api/agent/send/rich', { brandKey: 'acme-kakao', userKey: 'p8', rich });
+    expect(sent.body).toMatchObject({ ok: true, code: '0' });
+    const messages = await h.get<{ messages: Array<{ kind: string; text: string; serial?: string }> }>('/api/agent/rooms/p8/messages?brand=acme-kakao&max=1');
+    expect(messages.body.messages).toEqual([expect.objectContaining({ kind: 'agent', text: 'Personal information consent requested', serial: sent.body.serial })]);
+    expect((await h.customerChat('p8')).find((b) => b.serial === sent.body.serial)?.text).not.toContain('password');
+  });
+
   it('allows a new request after the customer starts a new consultation', async () => {
     await h.post('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'p1' });
     await h.customerWrites('p1', { text: 'me again' });

@@ -4,11 +4,10 @@ import { MESSENGER } from '../../app/tokens';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
+import { CONSENT_BUBBLE_TEXT } from '../send/consent-once';
 import type { SendResponseDto } from '../send/dto/send-response.dto';
 import { SendService } from '../send/send.service';
 import type { ConsentRequestDto } from './dto/consent.dto';
-
-export const CONSENT_BUBBLE_TEXT = 'Personal information consent requested';
 
 /**
  * Sends the fixed personal-info consent bubble (Kakao-type channels, once per consultation, both checked by

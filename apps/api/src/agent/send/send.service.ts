@@ -4,7 +4,7 @@ import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/u
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
 import { BillingService, type Charge } from '../../billing/billing.service';
-import { ConsentOnce } from './consent-once';
+import { CONSENT_BUBBLE_TEXT, ConsentOnce } from './consent-once';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
@@ -50,8 +50,10 @@ export class SendService {
   async sendRich(principal: Principal, dto: SendRichDto): Promise<SendResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     const rich = parseRichEnvelope(dto.rich);
-    const text = rich.message ?? `[${rich.bubbleType}]`;
-    return this.deliver(channel, dto.userKey, { op: 'send_rich', kind: rich.kind, text, bubbleText: rich.message }, (serialNumber) =>
+    // a PERSONAL bubble shows the messenger's fixed consent text, never a message put in the envelope
+    const consent = rich.kind === 'consent';
+    const text = consent ? CONSENT_BUBBLE_TEXT : (rich.message ?? `[${rich.bubbleType}]`);
+    return this.deliver(channel, dto.userKey, { op: 'send_rich', kind: rich.kind, text, bubbleText: consent ? null : rich.message }, (serialNumber) =>
       this.messenger.sendRich({ senderKey: channel.senderKey, userKey: dto.userKey, serialNumber, envelope: rich.envelope }),
     );
   }
