@@ -18,6 +18,15 @@ export function requiredString(body: CallbackBody, field: string): string {
   return value;
 }
 
+/** The messenger's user keys are at most 20 characters (its notes). */
+const MAX_USER_KEY = 20;
+
+export function userKeyOf(body: CallbackBody): string {
+  const userKey = requiredString(body, 'user_key');
+  if (userKey.length > MAX_USER_KEY) throw fail('BAD_REQUEST', `user_key must be at most ${MAX_USER_KEY} characters, as the messenger's are (got ${userKey.length})`);
+  return userKey;
+}
+
 /** A string, or a number read as one (the messenger sends some ids as numbers); absent when missing or null. */
 export function optionalString(body: CallbackBody, field: string): string | undefined {
   const value = body[field];

@@ -242,6 +242,35 @@ describe('messenger callbacks', () => {
     expect(after.body.messages).toEqual(before.body.messages);
   });
 
+  it('journals a message and a new consultation once when the messenger repeats their callbacks, also at the same time', async () => {
+    const reference = { user_key: 'repeated', session_id: '9901', time: 1_700_000_000_000, reference: {}, last_reference: null };
+    const message = { user_key: 'repeated', session_id: '9901', time: 1_700_000_000_100, serial_number: 8_000_000_001, type: 'text', contents: ['only once please'] };
+    const firstReference = await messengerCalls('reference', reference);
+    const again = await messengerCalls('reference', reference);
+    const messages = await Promise.all([messengerCalls('message', message), messengerCalls('message', message), messengerCalls('message', message)]);
+    expect(again.body).toEqual(firstReference.body);
+    expect(messages.map((m) => [m.status, m.body])).toEqual(Array.from({ length: 3 }, () => [200, messages[0]?.body]));
+    // another message of the same customer, with its own serial_number, is journaled
+    expect((await messengerCalls('message', { ...message, serial_number: 8_000_000_002, contents: ['a second one'] })).status).toBe(200);
+    const room = await h.get<{ messages: Array<{ kind: string; text: string }> }>('/api/agent/rooms/repeated/messages?brand=acme-kakao', TOKENS.reader);
+    expect(room.body.messages.map((m) => [m.kind, m.text])).toEqual([
+      ['message', 'a second one'],
+      ['message', 'only once please'],
+      ['reference', 'Consultation started'],
+    ]);
+  });
+
+  it.each([
+    ['message', 'an empty contents', { session_id: '9902', user_key: 'empty-contents', type: 'text', contents: [] }, 'contents must hold the message'],
+    ['message', 'a user_key over 20 characters', { session_id: '9903', user_key: 'u'.repeat(21), type: 'text', contents: ['hi'] }, 'user_key must be at most 20 characters'],
+    ['reference', 'a user_key over 20 characters', { session_id: '9904', user_key: 'u'.repeat(21), reference: {} }, 'user_key must be at most 20 characters'],
+  ])('refuses a %s callback with %s with 400 BAD_REQUEST, journaling nothing', async (path, _, body, message) => {
+    const reply = await messengerCalls(path, body);
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: expect.stringContaining(message) }]);
+    const room = await h.get<{ messages: unknown[] }>(`/api/agent/rooms/${String(body.user_key)}/messages?brand=acme-kakao`, TOKENS.reader);
+    expect(room.body.messages).toEqual([]);
+  });
+
   it('journals a new consultation whose app_user_id is a number, as a string', async () => {
     const reply = await messengerCalls('reference', { user_key: 'numeric-app-user', session_id: '4242', app_user_id: 12345, reference: {}, last_reference: null });
     expect(reply.status).toBe(200);

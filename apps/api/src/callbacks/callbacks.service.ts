@@ -1,12 +1,13 @@
 import { CONSENT_VALIDITY_MS, type JournalKind, sessionExpiresAt } from '@brandwire/domain';
-import type { ChannelRecord, Store } from '@brandwire/store';
+import type { ChannelRecord, JournalItem, Store } from '@brandwire/store';
 import { type MessengerPort, type ShiftableClock, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, MESSENGER, STORE } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
+import { KeyedTurns } from '../common/concurrency/keyed-turns';
 import { fail } from '../common/errors/envelope';
 import { JournalWriter } from '../journal/journal-writer.service';
-import { type CallbackBody, objectOrNull, optionalString, requiredString, timeOf } from './callback-body';
+import { type CallbackBody, objectOrNull, optionalString, requiredString, timeOf, userKeyOf } from './callback-body';
 import { TRUNCATED_MARK, longTextUrl, messageText } from './message-text';
 import { sessionEnding } from '../journal/session-ending';
 import { PersonalInfoRelay } from '../signals/personal-info-relay.service';
@@ -16,11 +17,15 @@ export interface CallbackAck {
   seq: number;
 }
 
+/** How many of a customer's latest items a repeated callback is looked for among: the messenger repeats soon. */
+const REPEAT_WINDOW_ITEMS = 100;
 
 /** Turns the messenger's callbacks into journal items. */
 @Injectable()
 export class CallbacksService {
   private readonly logger = new Logger('Callbacks');
+  /** one customer's callbacks one after another: a repeat that arrives while the first is still written waits for it */
+  private readonly turns = new KeyedTurns();
 
   constructor(
     private readonly access: BrandAccessService,
@@ -31,9 +36,24 @@ export class CallbacksService {
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
   ) {}
 
+  /**
+   * A customer message. The messenger repeats a callback it got no answer to: a message whose serial_number is
+   * already among the customer's latest items is answered with the seq it got, and journaled once.
+   */
   async message(body: CallbackBody): Promise<CallbackAck> {
     const channel = await this.channelOf(body);
-    return this.record(channel, body, 'message', await this.wholeText(body));
+    const userKey = userKeyOf(body);
+    const sessionId = requiredString(body, 'session_id');
+    const messengerSerial = optionalString(body, 'serial_number');
+    return this.turns.run(`${channel.key}\u0000${userKey}`, async () => {
+      const earlier = messengerSerial === undefined ? undefined : await this.recentItem(channel.key, userKey, (i) => i.kind === 'message' && i.sessionId === sessionId && i.meta?.['messengerSerial'] === messengerSerial);
+      if (earlier) return { ok: true, seq: earlier.seq };
+      return this.record(channel, body, 'message', await this.wholeText(body), messengerSerial === undefined ? null : { messengerSerial });
+    });
+  }
+
+  private async recentItem(channelKey: string, userKey: string, matches: (item: JournalItem) => boolean): Promise<JournalItem | undefined> {
+    return (await this.store.journal.listMessages(channelKey, userKey, REPEAT_WINDOW_ITEMS)).find(matches);
   }
 
   /**
@@ -56,10 +76,17 @@ export class CallbacksService {
     return text + TRUNCATED_MARK;
   }
 
+  /** A new consultation: one per session, however often the messenger repeats it. */
   async reference(body: CallbackBody): Promise<CallbackAck> {
     const channel = await this.channelOf(body);
+    const userKey = userKeyOf(body);
+    const sessionId = requiredString(body, 'session_id');
     const meta = { reference: objectOrNull(body, 'reference') ?? {}, lastReference: objectOrNull(body, 'last_reference'), appUserId: optionalString(body, 'app_user_id') ?? null };
-    return this.record(channel, body, 'reference', 'Consultation started', meta);
+    return this.turns.run(`${channel.key}\u0000${userKey}`, async () => {
+      const earlier = await this.recentItem(channel.key, userKey, (i) => i.kind === 'reference' && i.sessionId === sessionId);
+      if (earlier) return { ok: true, seq: earlier.seq };
+      return this.record(channel, body, 'reference', 'Consultation started', meta);
+    });
   }
 
   /**
@@ -70,7 +97,7 @@ export class CallbacksService {
    */
   async sessionOver(body: CallbackBody): Promise<CallbackAck> {
     const channel = await this.channelOf(body);
-    const userKey = requiredString(body, 'user_key');
+    const userKey = userKeyOf(body);
     const sessionId = requiredString(body, 'session_id');
     const at = timeOf(body, this.clock.now());
     const room = await this.store.journal.getRoom(channel.key, userKey);
@@ -168,7 +195,7 @@ export class CallbacksService {
   private async record(channel: ChannelRecord, body: CallbackBody, kind: JournalKind, text: string, meta: Record<string, unknown> | null = null): Promise<CallbackAck> {
     const [item] = await this.journal.append(channel.key, [
       {
-        userKey: requiredString(body, 'user_key'),
+        userKey: userKeyOf(body),
         sessionId: requiredString(body, 'session_id'),
         kind,
         text,

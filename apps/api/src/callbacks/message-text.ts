@@ -21,6 +21,7 @@ export function messageText(body: CallbackBody): string {
   const type = body['type'];
   const contents = body['contents'];
   if (!Array.isArray(contents)) throw fail('BAD_REQUEST', 'contents must be an array');
+  if (contents.length === 0) throw fail('BAD_REQUEST', 'contents must hold the message: a text, or one item per media');
   if (type === 'text') {
     if (!contents.every((c): c is string => typeof c === 'string')) throw fail('BAD_REQUEST', 'contents of a text message must be strings');
     return contents.join('\n');
