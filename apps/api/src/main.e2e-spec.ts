@@ -42,3 +42,10 @@ describe('the service started as a user starts it', () => {
     }
   }, 60_000);
 });
+
+describe('the service started on a PostgreSQL database it cannot reach', () => {
+  it('stops at once with a message naming DATABASE_URL (its password hidden), not a stack trace', async () => {
+    const refused = startBuiltService({ DATABASE_URL: 'postgres://agent:s3cret@127.0.0.1:9/brandwire' });
+    await expect(refused).rejects.toThrow(/^service exited with 1:\nbrandwire: cannot connect to the PostgreSQL database of DATABASE_URL \(postgres:\/\/agent:\*\*\*@127\.0\.0\.1:9\/brandwire\): connect ECONNREFUSED 127\.0\.0\.1:9\n$/);
+  }, 30_000);
+});

@@ -30,12 +30,38 @@ export function dialectOf(options: StoreOptions): Dialect {
   return options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl) ? 'postgres' : 'sqlite';
 }
 
+const UNREACHABLE = 'DATABASE_UNREACHABLE';
+
+/** The PostgreSQL database named by the URL could not be connected to (down, refused, no such database or user). */
+export class DatabaseUnreachableError extends Error {
+  override readonly name = 'DatabaseUnreachableError';
+  readonly code = UNREACHABLE;
+
+  constructor(databaseUrl: string, cause: unknown) {
+    super(`cannot connect to the PostgreSQL database of DATABASE_URL (${withoutPassword(databaseUrl)}): ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+export function isDatabaseUnreachable(error: unknown): error is Error {
+  return error instanceof Error && (error as { code?: unknown }).code === UNREACHABLE;
+}
+
+function withoutPassword(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'not a URL';
+  }
+}
+
 /** Opens the database of the options' dialect and brings its schema up to date. */
 export async function openDatabase(options: StoreOptions): Promise<{ db: Kysely<Database>; dialect: Dialect }> {
   const isPostgres = dialectOf(options) === 'postgres';
   const db = isPostgres ? postgres(options.databaseUrl as string, options.poolSize ?? 20) : sqlite(options.dataDir);
   try {
-    if (isPostgres) await migrateAlone(db);
+    if (isPostgres) await migrateAlone(db, options.databaseUrl as string);
     else await migrate(db);
   } catch (error) {
     await db.destroy();
@@ -105,8 +131,10 @@ const MIGRATION_LOCK_KEY = 7_215_931_104;
  * Several instances may start at once on one PostgreSQL: a session advisory lock makes them migrate one at a
  * time (the migrator's own lock table cannot protect its own creation).
  */
-async function migrateAlone(db: Kysely<Database>): Promise<void> {
+async function migrateAlone(db: Kysely<Database>, databaseUrl: string): Promise<void> {
+  let connected = false;
   await db.connection().execute(async (connection) => {
+    connected = true;
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
     try {
       // The migrator looks for its tables in every schema unless told which; name the one in use.
@@ -115,6 +143,8 @@ async function migrateAlone(db: Kysely<Database>): Promise<void> {
     } finally {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
     }
+  }).catch((error: unknown) => {
+    throw connected ? error : new DatabaseUnreachableError(databaseUrl, error);
   });
 }
 
