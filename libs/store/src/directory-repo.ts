@@ -1,5 +1,5 @@
 import type { Scope } from '@brandwire/domain';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from './schema';
 import { ensureSettings } from './settings-repo';
 import type { Transactions } from './transactions';
@@ -66,20 +66,29 @@ export class DirectoryRepo {
       .execute();
   }
 
+  /**
+   * A channel as the seed file describes it. Its plan applies when the channel is made and when the seed's value
+   * changes; a restart with the same seed keeps a plan an Admin set since.
+   */
   async upsertChannel(channel: ChannelRecord): Promise<void> {
     const values = {
       brand_id: channel.brandId,
       name: channel.name,
       type: channel.type,
       chatbot_builder: channel.chatbotBuilder ? 1 : 0,
-      plan_consultations: channel.planConsultations,
       sender_key: channel.senderKey,
     };
     await this.tx.run(async (trx) => {
       await trx
         .insertInto('channels')
-        .values({ key: channel.key, created_ms: this.now(), ...values })
-        .onConflict((oc) => oc.column('key').doUpdateSet(values))
+        .values({ key: channel.key, created_ms: this.now(), plan_consultations: channel.planConsultations, seed_plan: channel.planConsultations, ...values })
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            ...values,
+            plan_consultations: sql<number>`case when channels.seed_plan is distinct from excluded.seed_plan then excluded.plan_consultations else channels.plan_consultations end`,
+            seed_plan: sql<number>`excluded.seed_plan`,
+          }),
+        )
         .execute();
       await trx
         .insertInto('channel_seq')

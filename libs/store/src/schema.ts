@@ -14,6 +14,8 @@ export interface ChannelsTable {
   type: string;
   chatbot_builder: number;
   plan_consultations: number;
+  /** the plan the seed file last gave (null for a channel no seed made) */
+  seed_plan: number | null;
   sender_key: string;
   created_ms: number;
   consultations_used: Generated<number>;

@@ -149,6 +149,20 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.journal.lastSeq('acme-kakao')).toBe(2);
   });
 
+  it('keeps a plan an Admin set when the seed is applied again, and applies a plan the seed changes', async () => {
+    const seeded = (planConsultations: number) =>
+      store.directory.upsertChannel({ key: 'acme-kakao', brandId: 'acme', name: 'Acme Kakao', type: 'kakao', chatbotBuilder: true, planConsultations, senderKey: 'b'.repeat(40) });
+    await seeded(1000);
+    expect((await store.directory.findChannel('acme-kakao'))?.planConsultations).toBe(1000);
+    await store.billing.setPlan('acme-kakao', 5000);
+    await seeded(1000);
+    expect((await store.directory.findChannel('acme-kakao'))?.planConsultations).toBe(5000);
+    await seeded(2000);
+    expect((await store.directory.findChannel('acme-kakao'))?.planConsultations).toBe(2000);
+    await seeded(2000);
+    expect((await store.directory.findChannel('acme-kakao'))?.planConsultations).toBe(2000);
+  });
+
   it('charges a consultation once per day, never past the plan, and gives a count back on release', async () => {
     await store.billing.setPlan('acme-kakao', 2);
     const served = (sessionId: string, day = '2026-11-21') => ({ channelKey: 'acme-kakao', sessionId, userKey: 'u', day });

@@ -9,6 +9,7 @@ import * as consentRequests from './0007-consent-requests';
 import * as conversationsBySession from './0008-conversations-by-session';
 import * as bubbleDeleteClaims from './0009-bubble-delete-claims';
 import * as servedConsultationsKept from './0010-served-consultations-kept';
+import * as channelsSeedPlan from './0011-channels-seed-plan';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008-conversations-by-session': conversationsBySession,
   '0009-bubble-delete-claims': bubbleDeleteClaims,
   '0010-served-consultations-kept': servedConsultationsKept,
+  '0011-channels-seed-plan': channelsSeedPlan,
 };
 
 export const migrationProvider: MigrationProvider = {
