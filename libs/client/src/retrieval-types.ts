@@ -54,6 +54,8 @@ export interface ConversationLine {
   role: 'customer' | 'agent' | 'bot' | 'system';
   text: string;
   at: string;
+  /** `true` only on an agent line whose message was deleted */
+  deleted?: true;
 }
 
 export interface ConversationResponse {

@@ -32,6 +32,8 @@ export interface ConversationLine {
   role: LineRole;
   text: string;
   at: string;
+  /** `true` only on an agent line whose message was deleted */
+  deleted?: true;
 }
 
 export const MAX_MESSAGES_DEFAULT = 100,

@@ -45,6 +45,14 @@ describe('emitTurns', () => {
     expect(rows.get('ENDED_Response_Conversation')).toEqual([['c#3', 'c']]);
   });
 
+  it('makes no response of a deleted agent message: it answers nothing, and the next response answers the inquiries', () => {
+    const conv = conversation('c', [line('customer', 'q1', 0), { ...line('agent', 'sent to the wrong customer', 1), deleted: true }, line('agent', 'a1', 2)], { ended: true });
+    const rows = collect((sink) => emitTurns(conv, undefined, ctx, sink));
+    expect(rows.get('Response')?.map((r) => [r[0], r[4]])).toEqual([['c#3', 'a1']]);
+    expect(rows.get('ANSWERED_BY_Inquiry_Response')).toEqual([['c#1', 'c#3', 2]]);
+    expect(rows.get('ENDED_Response_Conversation')).toEqual([['c#3', 'c']]);
+  });
+
   it('adds no ENDED when the graph already knew the conversation had ended', () => {
     const conv = parcelConversation();
     const rows = collect((sink) => emitTurns(conv, { channel: 'brand-a', lines: conv.lines.length, ended: true }, ctx, sink));

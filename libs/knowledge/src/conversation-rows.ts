@@ -100,6 +100,8 @@ export function emitTurns(conv: KnowledgeConversation, prior: LoadedConversation
         return;
       case 'agent':
       case 'bot':
+        // a deleted message was withdrawn from the customer's chat: it answers nothing and is no knowledge
+        if (line.deleted === true) return;
         answered = true;
         lastResponse = id;
         if (!isNew) return;

@@ -10,6 +10,8 @@ export interface ConversationLineRecord {
   byBot: boolean;
   text: string;
   timestampUnixMs: number;
+  /** an agent item whose every bubble was deleted */
+  deleted: boolean;
 }
 
 export interface ExportedConversation {
@@ -43,7 +45,7 @@ export class ConversationExportRepo {
 
     const items = await this.db
       .selectFrom('journal')
-      .select(['seq', 'user_key', 'session_id', 'kind', 'text', 'ts_ms', 'by_bot'])
+      .select(['seq', 'user_key', 'session_id', 'kind', 'text', 'ts_ms', 'by_bot', 'deleted'])
       .where('channel_key', '=', channelKey)
       .where(
         'session_id',
@@ -62,6 +64,7 @@ export class ConversationExportRepo {
         byBot: item.by_bot === 1,
         text: item.text,
         timestampUnixMs: Number(item.ts_ms),
+        deleted: item.deleted === 1,
       });
     }
     return { conversations: conversations.map((conversation) => ({ conversation, lines: linesOf.get(lineKey(conversation.sessionId, conversation.userKey)) ?? [] })), more };

@@ -8,7 +8,7 @@ interface Conversation {
   seq: number;
   sessionId: string;
   ended: boolean;
-  lines: Array<{ role: string; text: string; at: string }>;
+  lines: Array<{ role: string; text: string; at: string; deleted?: true }>;
 }
 
 interface ExportPage {
@@ -40,6 +40,8 @@ describe('GET /api/agent/conversations/export', () => {
     await h.customerWrites('ben', { attachments: [{ type: 'photo', caption: 'broken' }] });
     await h.customerWrites('cat', { text: '환불 요청드립니다' });
     await h.customerWrites('dan', { text: 'hello?' });
+    const wrong = await h.post<{ serial: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dan', text: 'meant for another customer' });
+    await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'dan', serial: wrong.body.serial });
     await h.customerWrites('nia', { text: 'on the other channel' }, 'acme-naver');
   });
   afterAll(async () => {
@@ -83,6 +85,13 @@ describe('GET /api/agent/conversations/export', () => {
       ['system', 'Consultation ended'],
     ]);
     for (const line of ended?.lines ?? []) expect(line.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+09:00$/);
+    // a deleted message is marked on its line, as on its message item
+    expect(conversations.find((c) => c.userKey === 'dan')?.lines.map((l) => [l.role, l.text, l.deleted])).toEqual([
+      ['system', 'Consultation started', undefined],
+      ['customer', 'hello?', undefined],
+      ['agent', 'meant for another customer', true],
+      ['system', 'Message deleted', undefined],
+    ]);
     const photos = conversations.find((c) => c.userKey === 'ben');
     expect(photos?.lines[1]?.text).toMatch(/^\[photo\] https:\/\/talk-cdn\.sandbox\.invalid\/\S+ broken$/);
   });

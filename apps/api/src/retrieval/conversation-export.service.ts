@@ -1,5 +1,4 @@
 import type { ConversationRecord, ConversationLineRecord, Store } from '@brandwire/store';
-import { lineRoleOf } from '@brandwire/domain';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, STORE } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
@@ -9,6 +8,7 @@ import type { Config } from '../config/config';
 import { conversationCursor, parseConversationCursor } from './conversation-cursor';
 import { CURSOR_MESSAGE, type ConversationExportQueryDto, type ConversationExportResponseDto, EXPORT_MAX_DEFAULT } from './dto/conversation-export.dto';
 import type { ConversationResponseDto } from './dto/retrieval-response.dto';
+import { toLine } from './retrieval.mapping';
 import { ZonedTimes } from './zoned-times';
 
 /** Whole conversations of a channel in pages, for bulk readers such as `brandwire knowledge build`. Never billed. */
@@ -44,7 +44,7 @@ export class ConversationExportService {
       seq: conversation.lastSeq,
       sessionId: conversation.sessionId,
       ended: conversation.ended,
-      lines: lines.map((line) => ({ role: lineRoleOf(line.kind, line.byBot), text: line.text, at: this.times.iso(line.timestampUnixMs) })),
+      lines: lines.map((line) => toLine(line, this.times.iso(line.timestampUnixMs))),
     };
   }
 }

@@ -42,6 +42,9 @@ export function toConversationSummary(c: ConversationRecord, timeZone: string): 
   };
 }
 
-export function toLine(item: JournalItem, timeZone: string): ConversationLineDto {
-  return { role: lineRoleOf(item.kind, item.byBot), text: item.text, at: isoWithOffset(item.timestampUnixMs, timeZone) };
+/** A journal item as a line of a conversation; `at` is its time as the caller shows it (ISO 8601 with offset). */
+export function toLine(item: Pick<JournalItem, 'kind' | 'byBot' | 'text' | 'deleted'>, at: string): ConversationLineDto {
+  const line: ConversationLineDto = { role: lineRoleOf(item.kind, item.byBot), text: item.text, at };
+  if (item.deleted && item.kind === 'agent') line.deleted = true;
+  return line;
 }

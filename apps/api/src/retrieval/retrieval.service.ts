@@ -1,4 +1,4 @@
-import { MAX_MESSAGES_DEFAULT } from '@brandwire/domain';
+import { MAX_MESSAGES_DEFAULT, isoWithOffset } from '@brandwire/domain';
 import type { Store } from '@brandwire/store';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, STORE } from '../app/tokens';
@@ -71,7 +71,7 @@ export class RetrievalService {
       seq: conversation.lastSeq,
       sessionId: conversation.sessionId,
       ended: conversation.ended,
-      lines: items.map((item) => toLine(item, this.config.timeZone)),
+      lines: items.map((item) => toLine(item, isoWithOffset(item.timestampUnixMs, this.config.timeZone))),
     };
   }
 }

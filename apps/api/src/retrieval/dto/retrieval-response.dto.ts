@@ -55,6 +55,7 @@ export class ConversationLineDto {
   @ApiProperty({ enum: ['customer', 'agent', 'bot', 'system'] }) role!: LineRole;
   @ApiProperty() text!: string;
   @ApiProperty({ description: 'ISO 8601 with offset' }) at!: string;
+  @ApiPropertyOptional({ description: '`true` only on an agent line whose message was deleted (every bubble of it); absent otherwise' }) deleted?: true;
 }
 
 export class ConversationResponseDto {
