@@ -49,9 +49,28 @@ function normalise(value: unknown): JsonValue {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [KEY_NAMES[k] ?? k, normalise(v)]));
 }
 
+/** Kuzu's text of an interval: `[N year(s)] [N month(s)] [N day(s)] [-]HH:MM:SS[.ffffff]`, or `00:00:00`. */
+const INTERVAL_TEXT = /^(?:(-?\d+) years? ?)?(?:(-?\d+) months? ?)?(?:(-?\d+) days? ?)?(?:(-?)(\d+):(\d\d):(\d\d)(?:\.(\d{1,6}))?)?$/;
+const MICROS_PER_DAY = 86_400_000_000n;
+
+/**
+ * An interval as Kuzu's JSON writer gives it ("1 day") in milliseconds, as the Node binding gives it: a month
+ * is 30 days, and what is left below a millisecond is cut off (towards zero). Undefined for other text.
+ */
+export function intervalMilliseconds(text: string): number | undefined {
+  const match = INTERVAL_TEXT.exec(text);
+  if (match === null || text === '') return undefined;
+  const [, years = '0', months = '0', days = '0', minus, hours = '0', minutes = '0', seconds = '0', fraction = ''] = match;
+  const time = ((BigInt(hours) * 60n + BigInt(minutes)) * 60n + BigInt(seconds)) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
+  const micros = (BigInt(years) * 12n + BigInt(months)) * 30n * MICROS_PER_DAY + BigInt(days) * MICROS_PER_DAY + (minus === '-' ? -time : time);
+  return Number(micros / 1000n);
+}
+
 function topLevel(value: JsonValue, type: string): JsonValue {
   if (typeof value !== 'string') return value;
   if (/^(DOUBLE|FLOAT|DECIMAL)/.test(type)) return Number(value);
+  // the binding gives milliseconds (the rows read first); the JSON writer Kuzu's own text
+  if (type === 'INTERVAL') return intervalMilliseconds(value) ?? value;
   if (type === 'TIMESTAMP') {
     const ms = Date.parse(`${value.replace(' ', 'T')}Z`);
     return Number.isNaN(ms) ? value : new Date(ms).toISOString();

@@ -2,6 +2,7 @@ import { KnowledgeGraphError } from './errors';
 import { CDN, parcelConversation, refundConversation } from './test-support/conversations';
 import { tempGraphPath, type TempDir, withGraph } from './test-support/temp-graph';
 
+const ONE_AT_A_TIME = 'One statement at a time here, got 2: run them one by one, or as a batch with `brandwire knowledge query`.';
 const BIG = 'RETURN CAST(9007199254740993 AS INT64) AS big, CAST(-9007199254740993 AS INT64) AS neg, 42 AS small, 1.5 AS f, true AS yes, [CAST(9007199254740993 AS INT64), 2] AS list';
 
 describe('KnowledgeGraph queries (real Kuzu)', () => {
@@ -43,6 +44,29 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     const result = await withGraph(temp.path, {}, (graph) => graph.query(BIG, undefined, { write: true }));
     expect(result.inexact).toEqual(['big', 'neg', 'list']);
     expect(result.rows[0]?.slice(2)).toEqual([42, 1.5, true, ['9007199254740992', 2]]);
+  });
+
+  it('gives INTERVAL as milliseconds, also when the rows are read a second time for an integer beyond 2^53', async () => {
+    const intervals = [
+      "interval('1 day')",
+      "interval('0 days')",
+      "interval('2 years 3 months 4 days 5 microseconds')",
+      "interval('2 hours') - interval('1 day')",
+      "interval('0 days') - interval('3 hours 4 minutes 5.25 seconds')",
+      "interval('1 year') - interval('2 months')",
+      "interval('36 hours 1 millisecond 999 microseconds')",
+      "interval('0 days') - interval('1500 microseconds')",
+    ];
+    const milliseconds = [86_400_000, 0, 70_329_600_000, -79_200_000, -11_045_250, 25_920_000_000, 129_600_001, -1];
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      expect(await graph.query("RETURN interval('1 day') AS d")).toEqual({ columns: ['d'], types: ['INTERVAL'], rows: [[86_400_000]] });
+      const plain = await graph.query(`UNWIND [${intervals.join(', ')}] AS i RETURN i`);
+      expect(plain.rows).toEqual(milliseconds.map((ms) => [ms]));
+      const beside = await graph.query(`UNWIND [${intervals.join(', ')}] AS i RETURN i, CAST(9007199254740993 AS INT64) AS big`);
+      expect(beside.types).toEqual(['INTERVAL', 'INT64']);
+      expect(beside.rows).toEqual(milliseconds.map((ms) => [ms, '9007199254740993']));
+      expect(beside.inexact).toBeUndefined();
+    });
   });
 
   it('gives INT128 beyond 2^53 as a string and safe values as numbers; nodes as objects with _id and _label', async () => {
@@ -115,7 +139,20 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
   it('refuses, read-only, what would change the storage or the connection for every later caller', async () => {
     const { existsSync } = await import('node:fs');
     await withGraph(temp.path, { readOnly: true }, async (graph) => {
-      for (const statement of ['CHECKPOINT', 'BEGIN TRANSACTION', 'COMMIT', 'ROLLBACK', 'CALL timeout=1', 'call /* x */ threads = 1', 'PROFILE CHECKPOINT']) {
+      for (const statement of [
+        'CHECKPOINT',
+        'BEGIN TRANSACTION',
+        'BEGIN TRANSACTION READ ONLY',
+        'COMMIT',
+        'ROLLBACK',
+        'CALL timeout=1',
+        'call /* x */ threads = 1',
+        'PROFILE CHECKPOINT',
+        'USE other',
+        "COMMENT ON TABLE Channel IS 'x'",
+        'UPDATE json',
+        'UNINSTALL json',
+      ]) {
         await expect(graph.query(statement)).rejects.toMatchObject({ code: 'READ_ONLY', message: expect.stringMatching(/is not a query: read-only, only MATCH, RETURN, WITH, UNWIND and CALL of a function run/) });
       }
       // the graph is as readable as before, and CALL of a function still runs
@@ -124,6 +161,29 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     });
     expect(existsSync(`${temp.path}.shadow`)).toBe(false);
     expect(existsSync(`${temp.path}.wal`)).toBe(false);
+  });
+
+  it('answers a statement that is not Cypher at all with Kuzu parser message (BAD_QUERY at the API), not READ_ONLY', async () => {
+    for (const readOnly of [true, false]) {
+      await withGraph(temp.path, { readOnly }, async (graph) => {
+        for (const [statement, word] of [
+          ['garbage', 'garbage'],
+          ['hello world', 'hello'],
+          ['PROFILE garbage', 'garbage'],
+          ['1 + 1', '1'],
+        ]) {
+          // a plain Error, as Kuzu answers a malformed MATCH: the query API gives it as BAD_QUERY
+          await expect(graph.query(statement)).rejects.toMatchObject({ name: 'Error', message: expect.stringMatching(new RegExp(`^Parser exception: (mismatched|extraneous) input '${word}' expecting `)) });
+        }
+        expect((await graph.query('MATCH (c:Channel) RETURN count(c)')).rows).toEqual([[1]]);
+      });
+    }
+  });
+
+  it('refuses, read-only, a statement Kuzu accepts but whose first word the read-only path does not know, instead of running it', async () => {
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      await expect(graph.query('EXPLAIN LOGICAL MATCH (c:Channel) RETURN c')).rejects.toMatchObject({ code: 'READ_ONLY', message: expect.stringMatching(/^LOGICAL is not a query: /) });
+    });
   });
 
   it('stops a read-only query that runs too long, and the graph answers the next one', async () => {
@@ -146,8 +206,14 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
   it('runs read-only queries on a writable graph in a read-only transaction, so writes fail there too', async () => {
     await withGraph(temp.path, {}, async (graph) => {
       await expect(graph.query("CREATE (:Channel {key: 'x'})")).rejects.toThrow('Can not execute a write query inside a read-only transaction.');
-      await expect(graph.query("COMMIT; CREATE (:Channel {key: 'x'})")).rejects.toThrow('query() runs one statement, got 2: use queryBatch');
+      await expect(graph.query("COMMIT; CREATE (:Channel {key: 'x'})")).rejects.toThrow(ONE_AT_A_TIME);
       expect((await graph.query('MATCH (c:Channel) RETURN count(c)')).rows).toEqual([[1]]);
+    });
+  });
+
+  it('answers several statements given to query() in words for the person who typed them (BAD_QUERY at the API)', async () => {
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      await expect(graph.query('RETURN 1; RETURN 2')).rejects.toMatchObject({ name: 'Error', message: ONE_AT_A_TIME });
     });
   });
 

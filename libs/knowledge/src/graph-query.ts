@@ -57,32 +57,57 @@ async function toJson(conn: KuzuConnection, statement: string, params: Params | 
 const BEYOND_THE_GRAPH = new Set(['COPY', 'EXPORT', 'IMPORT', 'INSTALL', 'LOAD', 'ATTACH', 'DETACH']);
 /** Statements about the graph's data: reads, and writes the database refuses itself when it is read-only. */
 const DATA_STATEMENTS = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'UNWIND', 'CALL', 'CREATE', 'MERGE', 'SET', 'DELETE', 'REMOVE', 'DROP', 'ALTER']);
+/**
+ * The rest of the words a Kuzu statement can start with (its parser lists them all when it meets another word,
+ * 0.11.3), besides EXPLAIN and PROFILE: statements about the storage, the connection or extensions.
+ */
+const OTHER_STATEMENTS = new Set(['BEGIN', 'COMMIT', 'ROLLBACK', 'CHECKPOINT', 'USE', 'COMMENT', 'FORCE', 'UNINSTALL', 'UPDATE']);
 
 /** The most rows one query answers: a result larger than this is refused, not read into memory. */
 export const MAX_RESULT_ROWS = 100_000;
+
+function notAQuery(keyword: string): KnowledgeGraphError {
+  const what = keyword === 'CALL' ? 'CALL of a setting' : keyword || 'This statement';
+  return new KnowledgeGraphError('READ_ONLY', `${what} is not a query: read-only, only MATCH, RETURN, WITH, UNWIND and CALL of a function run (--write, with the graph opened for writing, runs the rest).`);
+}
+
+/**
+ * A statement whose first word starts no statement this path knows is, in the Kuzu this was written for, not
+ * Cypher at all (`garbage`): Kuzu's parser says why, as it does for a malformed MATCH. It is asked with `prepare`,
+ * which parses, binds and plans but never runs, inside the read-only transaction; whatever it does not refuse as
+ * a syntax error (a statement of a later Kuzu, say) is refused here rather than run.
+ */
+async function refuseUnknown(conn: KuzuConnection, access: Access, statement: string, keyword: string): Promise<never> {
+  const refusal = await readOnly(conn, access, async () => {
+    const prepared = await conn.prepare(statement);
+    return prepared.isSuccess() ? undefined : prepared.getErrorMessage();
+  });
+  if (refusal?.startsWith('Parser exception:') === true) throw new Error(refusal);
+  throw notAQuery(keyword);
+}
 
 /**
  * On a read-only path only statements about the graph's data run. The others change the storage or the
  * connection for every later caller (CHECKPOINT, BEGIN TRANSACTION, `CALL timeout=1`), or reach beyond the graph.
  */
-function refuseOnReadOnlyPath(statement: string, keyword: string): void {
+async function refuseOnReadOnlyPath(conn: KuzuConnection, access: Access, statement: string, keyword: string): Promise<void> {
   // a clause that reaches files may stand anywhere in a statement, not only first (`WITH 1 AS x LOAD FROM '…'`)
   const beyond = BEYOND_THE_GRAPH.has(keyword) ? keyword : [...keywordsOf(statement)].find((word) => BEYOND_THE_GRAPH.has(word));
   if (beyond !== undefined) {
     throw new KnowledgeGraphError('READ_ONLY', `${beyond} reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).`);
   }
-  if (!DATA_STATEMENTS.has(keyword) || (keyword === 'CALL' && !callsFunction(statement))) {
-    const what = keyword === 'CALL' ? 'CALL of a setting' : keyword || 'This statement';
-    throw new KnowledgeGraphError('READ_ONLY', `${what} is not a query: read-only, only MATCH, RETURN, WITH, UNWIND and CALL of a function run (--write, with the graph opened for writing, runs the rest).`);
-  }
+  if (keyword === 'CALL' ? !callsFunction(statement) : OTHER_STATEMENTS.has(keyword)) throw notAQuery(keyword);
+  if (!DATA_STATEMENTS.has(keyword)) await refuseUnknown(conn, access, statement, keyword);
 }
 
 /** One statement as {columns, types, rows}. */
 export async function queryJson(conn: KuzuConnection, text: string, params: Params | undefined, access: Access): Promise<QueryResultJson> {
   const statements = splitStatements(text);
-  if (statements.length !== 1) throw new Error(statements.length === 0 ? 'Empty query' : `query() runs one statement, got ${statements.length}: use queryBatch`);
-  const statement = statements[0] ?? '';
-  if (!access.write || access.readOnlyDatabase) refuseOnReadOnlyPath(statement, leadingKeyword(statement));
+  // a plain Error, as Kuzu's own refusals: the query API answers it BAD_QUERY (the gateway's /knowledge/cypher?q=)
+  if (statements.length > 1) throw new Error(`One statement at a time here, got ${statements.length}: run them one by one, or as a batch with \`brandwire knowledge query\`.`);
+  const statement = statements[0];
+  if (statement === undefined) throw new Error('Empty query');
+  if (!access.write || access.readOnlyDatabase) await refuseOnReadOnlyPath(conn, access, statement, leadingKeyword(statement));
   const raw = await readOnly(conn, access, (single) => runStatement(conn, statement, params, single, MAX_RESULT_ROWS));
   return toJson(conn, statement, params, access, raw);
 }
