@@ -165,6 +165,42 @@ describe('the tool without a service', () => {
     expect(run.json()).toEqual({ ok: false, error: expect.stringContaining(message), code: 'USAGE' });
   });
 
+  it.each([
+    [['upload', '--file', 'a.png'], 'upload', 'audio, file, image, video'],
+    [['knowledge'], 'knowledge', 'build, install, query, search, status, view'],
+    [['schedule'], 'schedule', 'get, set'],
+    [['webhook-domain'], 'webhook-domain', 'get, set'],
+    [['gateway'], 'gateway', 'restart, start, status, stop'],
+    [['chat'], 'chat', 'activate, deactivate'],
+  ])('reports a topic without its command as a usage error for people too (exit 2, help on stderr): %j', async (args, topic, commands) => {
+    const run = await runCli(args, { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    const [first, ...rest] = run.stderr.split('\n');
+    expect(first).toBe(`Error: "brandwire ${topic}" needs a command: ${commands}`);
+    // the topic's help follows, as `brandwire <topic> --help` prints it on stdout
+    const help = await runCli([topic, '--help'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain(`$ brandwire ${topic} COMMAND`);
+    expect(rest.join('\n')).toBe(`\n${help.stdout}`);
+  });
+
+  it('still shows the help for a bare `brandwire` and `brandwire help`, exit 0', async () => {
+    for (const args of [[], ['help'], ['help', 'knowledge']]) {
+      const run = await runCli(args, { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+      expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: '' });
+      expect(run.stdout).toContain('USAGE');
+    }
+  });
+
+  it('has no --json form of `help`: a usage error like any other (exit 2), before or after the command', async () => {
+    for (const args of [['help', 'send', '--json'], ['--json', 'help', 'send'], ['help', '--json']]) {
+      const run = await runCli(args, { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+      expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 2, stderr: '' });
+      expect(run.json()).toEqual({ ok: false, error: '`brandwire help` prints help for people and has no --json output: leave out --json', code: 'USAGE' });
+    }
+  });
+
   it('shows a command\'s help for -h as for --help', async () => {
     const short = await runCli(['rooms', '-h'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
     expect(short.code).toBe(0);

@@ -181,7 +181,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     }
   });
 
-  it('refuses install and build while a gateway started before the graph existed runs', async () => {
+  it('refuses install and build while a gateway started before the graph existed runs, and tells to stop it to install', async () => {
     const early = s.configDir('gw-early');
     mkdirSync(early, { recursive: true, mode: 0o700 });
     writeFileSync(join(early, 'config.json'), JSON.stringify({ knowledge: { queryPort: await freePort() } }), { mode: 0o600 });
@@ -195,6 +195,18 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
       expect(existsSync(join(early, 'knowledge', 'graph.kuzu'))).toBe(false);
       const text = await cli(['knowledge', 'install'], early);
       expect(text.stderr).toContain('Hint: run `brandwire gateway stop` first, then this command again');
+
+      // reading through that gateway: not installed, and the way there starts with stopping it (install is refused while it runs)
+      const installSteps = 'run `brandwire gateway stop`, then `brandwire knowledge install` and `brandwire knowledge build`, then `brandwire gateway start`';
+      const search = await cli(['knowledge', 'search', '--cypher', 'RETURN 1'], early);
+      expect(search.code).toBe(1);
+      expect(search.stdout).toBe('');
+      expect(search.stderr).toMatch(/^Error: The knowledge graph at .* is not installed yet: .* \(NOT_INSTALLED\)\n/);
+      expect(search.stderr.split('\n').at(-2)).toBe(`Hint: ${installSteps}`);
+      const status = await cli(['knowledge', 'status'], early);
+      expect(status.code).toBe(0);
+      expect(status.stdout).toContain(`installed:         no (${installSteps})\n`);
+      expect(status.stdout).toContain('read through:      the gateway');
     } finally {
       await cli(['gateway', 'stop', '--timeout', '2'], early);
     }

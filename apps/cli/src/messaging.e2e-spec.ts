@@ -183,4 +183,31 @@ describe('sending from the tool: what the customer receives', () => {
     const rooms = (await s.run(['rooms', '--channel', 'acme-kakao', '--json'], writer)).json<{ rooms: Array<{ userKey: string }> }>();
     expect(rooms.rooms.map((r) => r.userKey)).not.toContain('u-bot');
   });
+
+  it('says so when end-with-bot finds no consultation in progress (exit 0, nothing ended); --json keeps the REST answer', async () => {
+    await s.service.customerWrites('u-bot-twice', 'Menu, please');
+    const ended = await s.run(['end-with-bot', '--channel', 'acme-kakao', '--to', 'u-bot-twice'], writer);
+    expect({ code: ended.code, stdout: ended.stdout, stderr: ended.stderr }).toEqual({ code: 0, stdout: 'Ended the consultation with u-bot-twice on acme-kakao.\n', stderr: '' });
+
+    const again = await s.run(['end-with-bot', '--channel', 'acme-kakao', '--to', 'u-bot-twice', '--event', 'bot_menu'], writer);
+    expect({ code: again.code, stdout: again.stdout, stderr: again.stderr }).toEqual({
+      code: 0,
+      stdout: 'No consultation was in progress with u-bot-twice on acme-kakao: nothing was ended.\n',
+      stderr: '',
+    });
+    const never = await s.run(['end-with-bot', '--channel', 'acme-kakao', '--to', 'u-never-wrote', '--json'], writer);
+    expect(never.code).toBe(0);
+    expect(never.json()).toEqual({ ok: true, code: '0', message: null, sessionId: null, brandKey: 'acme-kakao', userKey: 'u-never-wrote' });
+  });
+
+  it('says whether block ended a consultation: it blocks either way (exit 0)', async () => {
+    await s.service.customerWrites('u-block-talking', 'spam');
+    const talking = await s.run(['block', '--channel', 'acme-kakao', '--to', 'u-block-talking'], writer);
+    expect({ code: talking.code, stdout: talking.stdout }).toEqual({ code: 0, stdout: 'Blocked u-block-talking on acme-kakao; this ended the consultation in progress.\n' });
+
+    const idle = await s.run(['block', '--channel', 'acme-kakao', '--to', 'u-block-idle'], writer);
+    expect({ code: idle.code, stdout: idle.stdout }).toEqual({ code: 0, stdout: 'Blocked u-block-idle on acme-kakao; no consultation was in progress.\n' });
+    const json = await s.run(['block', '--channel', 'acme-kakao', '--to', 'u-block-idle', '--json'], writer);
+    expect(json.json()).toEqual({ ok: true, code: '0', message: null, sessionId: null, brandKey: 'acme-kakao', userKey: 'u-block-idle' });
+  });
 });

@@ -24,7 +24,13 @@ export default class EndWithBot extends BrandwireCommand {
     const session = this.session();
     const target = { brandKey: channelOf(flags.channel, session), userKey: flags.to };
     const reply = requireOk(await (await connect(session)).endWithBot({ ...target, ...(flags.event ? { botEvent: flags.event } : {}) }), target);
-    await this.show(() => `Ended the consultation with ${target.userKey} on ${target.brandKey}${flags.event ? `; the bot event ${flags.event} takes over` : ''}.`);
+    await this.show(() => endedText(reply, target, flags.event));
     return { ...reply, ...target };
   }
+}
+
+/** sessionId null: no consultation was in progress, nothing ended (an older service leaves sessionId out: it ended one). */
+function endedText(reply: SessionActionResponse, target: { brandKey: string; userKey: string }, event: string | undefined): string {
+  if (reply.sessionId === null) return `No consultation was in progress with ${target.userKey} on ${target.brandKey}: nothing was ended.`;
+  return `Ended the consultation with ${target.userKey} on ${target.brandKey}${event ? `; the bot event ${event} takes over` : ''}.`;
 }

@@ -1,5 +1,5 @@
 import { CliError } from './cli-error';
-import { STOP_GATEWAY_HINT, WRITE_HINT, knowledgeFailure } from './knowledge-errors';
+import { INSTALL_WITH_GATEWAY_HINT, STOP_GATEWAY_HINT, WRITE_HINT, knowledgeFailure } from './knowledge-errors';
 
 // the tool loads both libraries lazily (start-up time), so the lint wants them loaded lazily here too
 let KnowledgeGraphError: typeof import('@brandwire/knowledge').KnowledgeGraphError;
@@ -33,6 +33,13 @@ describe('knowledgeFailure', () => {
     ['NATIVE_UNAVAILABLE', 1, expect.stringContaining('reinstall')],
   ] as const)('maps the library code %s to exit %i with a hint', (code, exit, hint) => {
     expect(knowledgeFailure(new KnowledgeGraphError(code, 'm'))).toMatchObject({ code, exit, message: 'm', hint, details: {} });
+  });
+
+  it.each(['NOT_INSTALLED', 'GRAPH_MISSING'] as const)('tells to stop the gateway before installing while it runs: %s', (code) => {
+    expect(knowledgeFailure(new KnowledgeApiError(code, 'm'), 7)).toMatchObject({ code, exit: 1, hint: INSTALL_WITH_GATEWAY_HINT });
+    expect(INSTALL_WITH_GATEWAY_HINT).toBe(
+      'run `brandwire gateway stop`, then `brandwire knowledge install` and `brandwire knowledge build`, then `brandwire gateway start`',
+    );
   });
 
   it("keeps the query API's codes, with the write hint only for a refused write", () => {

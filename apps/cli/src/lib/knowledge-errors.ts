@@ -20,6 +20,9 @@ function isCodedError(error: unknown): error is CodedError {
 export const STOP_GATEWAY_HINT = 'run `brandwire gateway stop` first, then this command again';
 export const WRITE_HINT = 'writes and DDL need `brandwire knowledge query --write` (with the gateway stopped)';
 const INSTALL_HINT = 'run `brandwire knowledge install`, then `brandwire knowledge build`';
+/** While the gateway runs it holds the graph (or serves none, when started before it existed): install and build need it stopped. */
+export const INSTALL_WITH_GATEWAY_HINT =
+  'run `brandwire gateway stop`, then `brandwire knowledge install` and `brandwire knowledge build`, then `brandwire gateway start`';
 
 /** How the database words a refused write; the query text itself is never read to decide what it may do. */
 export function isReadOnlyRefusal(message: string): boolean {
@@ -38,7 +41,7 @@ function hintFor(error: CodedError, gatewayPid: number | undefined): string | un
       return lockedHint(error.holders ?? [], gatewayPid);
     case 'GRAPH_MISSING':
     case 'NOT_INSTALLED':
-      return INSTALL_HINT;
+      return gatewayPid === undefined ? INSTALL_HINT : INSTALL_WITH_GATEWAY_HINT;
     case 'READ_ONLY':
       return WRITE_HINT;
     case 'BAD_QUERY':

@@ -1,4 +1,5 @@
 import type { BatchReport, BuildReport, JsonValue, QueryResultJson, SearchHit } from '@brandwire/knowledge';
+import { INSTALL_WITH_GATEWAY_HINT } from './knowledge-errors';
 import { colorEnabled, fields, formatIsoTimestamp, oneLine, paint, table } from './output';
 
 /** Text for people of the knowledge commands' results (the JSON is the result itself). */
@@ -70,7 +71,7 @@ export interface KnowledgeStatusView {
 
 export async function presentStatus(status: KnowledgeStatusView): Promise<string> {
   const head = fields([
-    ['installed', status.installed ? 'yes' : 'no (run `brandwire knowledge install`)'],
+    ['installed', status.installed ? 'yes' : `no (${status.via === 'gateway' ? INSTALL_WITH_GATEWAY_HINT : 'run `brandwire knowledge install`'})`],
     ['enabled', status.enabled ? 'yes' : 'no'],
     ['graph', status.graphPath],
     ['query port', status.queryPort],
