@@ -4,7 +4,10 @@ import { parseArgs } from 'node:util';
 /** Default port of the query API, the CLI's setting `knowledge.queryPort` unless changed. */
 export const DEFAULT_QUERY_PORT = 8790;
 
-export const USAGE = `Usage: node apps/gateway/dist/main.js --graph <path> --state <file> [--port <n>]
+/** Resident memory past which the gateway stops itself (see memory-guard.ts). */
+export const DEFAULT_MEMORY_LIMIT_MB = 2048;
+
+export const USAGE = `Usage: node apps/gateway/dist/main.js --graph <path> --state <file> [--port <n>] [--memory-limit-mb <n>]
 
 The Brandwire gateway daemon. \`brandwire gateway start\` runs it in the background; run it by hand only to debug.
 It opens the knowledge graph read-only (as "the gateway", the name a refused \`knowledge build\` shows) and serves
@@ -14,6 +17,9 @@ its query API and view page on 127.0.0.1 until SIGTERM or SIGINT.
                    and its status says installed:false (restart it after \`brandwire knowledge install\` and build)
   --state <file>   where to write { pid, port, graph, startedAt } once listening; removed at exit
   --port <n>       port of the query API on 127.0.0.1 (default ${DEFAULT_QUERY_PORT}; 0 = any free port)
+  --memory-limit-mb <n>
+                   resident memory past which the gateway stops itself, logging why (default ${DEFAULT_MEMORY_LIMIT_MB}): a query
+                   that builds a huge list would otherwise take the machine's memory
   --help           this text
 
 Logs one line per start, stop and error on stdout. Exit codes: 0 stopped by a signal, 1 failed, 2 bad command line.`;
@@ -22,6 +28,7 @@ export interface GatewayOptions {
   graph: string;
   state: string;
   port: number;
+  memoryLimitMb: number;
 }
 
 export class UsageError extends Error {
@@ -34,7 +41,7 @@ export function parseGatewayArgs(args: readonly string[]): GatewayOptions | 'hel
   try {
     values = parseArgs({
       args: [...args],
-      options: { graph: { type: 'string' }, state: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean' } },
+      options: { graph: { type: 'string' }, state: { type: 'string' }, port: { type: 'string' }, 'memory-limit-mb': { type: 'string' }, help: { type: 'boolean' } },
       strict: true,
       allowPositionals: false,
     }).values;
@@ -48,5 +55,10 @@ export function parseGatewayArgs(args: readonly string[]): GatewayOptions | 'hel
   if (!/^\d+$/.test(values.port ?? String(DEFAULT_QUERY_PORT)) || port > 65535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535, got "${String(values.port)}".`);
   }
-  return { graph: resolve(values.graph), state: resolve(values.state), port };
+  const limit = values['memory-limit-mb'];
+  const memoryLimitMb = limit === undefined ? DEFAULT_MEMORY_LIMIT_MB : Number(limit);
+  if (limit !== undefined && (!/^\d+$/.test(limit) || memoryLimitMb < 64)) {
+    throw new UsageError(`--memory-limit-mb must be a whole number of at least 64, got "${limit}".`);
+  }
+  return { graph: resolve(values.graph), state: resolve(values.state), port, memoryLimitMb };
 }

@@ -83,7 +83,7 @@ describe('the gateway daemon as a real process', () => {
         expect(JSON.parse(query.body)).toEqual({
           ok: false,
           code: 'NOT_INSTALLED',
-          message: `The knowledge graph at ${temp.path} is not installed yet: run \`brandwire knowledge install\` and \`brandwire knowledge build\`, then \`brandwire gateway restart\`.`,
+          message: `The knowledge graph at ${temp.path} is not installed yet: stop the gateway first (\`brandwire gateway stop\`), then run \`brandwire knowledge install\` and \`brandwire knowledge build\`, then \`brandwire gateway start\`.`,
         });
         expect(existsSync(temp.path)).toBe(false);
 
@@ -140,6 +140,24 @@ describe('the gateway daemon as a real process', () => {
   );
 
   it(
+    'stops itself, saying why, when a query takes its memory past --memory-limit-mb, and lets go of the graph',
+    async () => {
+      await buildSampleGraph(temp.path);
+      const gateway = spawnGateway(['--graph', temp.path, '--port', '0', '--state', stateFile, '--memory-limit-mb', '400']);
+      const state = await waitForState(gateway, stateFile);
+      // Kuzu builds the whole list outside its buffer pool: about 1.2 GB here, far past the limit
+      const query = get(state.port, `/knowledge/cypher?q=${encodeURIComponent('UNWIND range(1, 2000000) AS x WITH x WHERE x = -1 RETURN count(*)')}`).catch((error: unknown) => error);
+      expect(await gateway.exited).toBe(1);
+      expect(String(await query)).toContain('fetch failed');
+      expect(gateway.stdout()).toMatch(/\n\S+Z error: the gateway uses \d+ MB, over its limit of 400 MB \(a query building a huge list, such as UNWIND range\(1, 100000000\)\); stopping before the machine runs out of memory\n$/);
+      expect(existsSync(stateFile)).toBe(false);
+      const graph = await KnowledgeGraph.open(temp.path, { holder: 'brandwire knowledge build' });
+      await graph.close();
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
     'exits 2 on a bad command line and prints its usage with --help',
     async () => {
       const missing = spawnGateway(['--port', '0', '--state', stateFile]);
@@ -154,6 +172,10 @@ describe('the gateway daemon as a real process', () => {
       const unknown = spawnGateway(['--graph', temp.path, '--state', stateFile, '--verbose']);
       expect(await unknown.exited).toBe(2);
       expect(unknown.stderr()).toContain("Unknown option '--verbose'");
+
+      const badLimit = spawnGateway(['--graph', temp.path, '--state', stateFile, '--memory-limit-mb', '10']);
+      expect(await badLimit.exited).toBe(2);
+      expect(badLimit.stderr()).toContain('--memory-limit-mb must be a whole number of at least 64, got "10".');
 
       const help = spawnGateway(['--help']);
       expect(await help.exited).toBe(0);

@@ -6,6 +6,7 @@ import { GATEWAY_SERVICE, type KnowledgeBackend, KnowledgeApiError, type Knowled
 import { log, messageOf } from './gateway-log';
 import type { GatewayOptions } from './gateway-options';
 import { openGraphBackend } from './graph-access';
+import { guardMemory } from './memory-guard';
 import { removeState, writeState } from './state-file';
 
 export interface RunningGateway {
@@ -43,9 +44,15 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     throw error;
   }
   const listening = server;
+  const unguard = guardMemory(options.memoryLimitMb, (rssMb) => {
+    log(`error: the gateway uses ${rssMb} MB, over its limit of ${options.memoryLimitMb} MB (a query building a huge list, such as UNWIND range(1, 100000000)); stopping before the machine runs out of memory`);
+    removeState(options.state, process.pid);
+    process.exit(1);
+  });
   return {
     port: listening.port,
     stop: async () => {
+      unguard();
       try {
         await listening.close();
         await backend.close();

@@ -14,7 +14,7 @@ export async function openGraphBackend(path: string): Promise<KnowledgeBackend> 
     return graphBackend(await KnowledgeGraph.open(path, { readOnly: true, holder: GATEWAY_HOLDER }));
   } catch (error) {
     if (error instanceof KnowledgeGraphError && error.code === 'GRAPH_MISSING') {
-      return missingGraphBackend(path, 'run `brandwire knowledge install` and `brandwire knowledge build`, then `brandwire gateway restart`.');
+      return missingGraphBackend(path, 'stop the gateway first (`brandwire gateway stop`), then run `brandwire knowledge install` and `brandwire knowledge build`, then `brandwire gateway start`.');
     }
     throw error;
   }
