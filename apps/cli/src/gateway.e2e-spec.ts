@@ -73,9 +73,13 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ pid: started.pid, port, graph: join(config, 'knowledge', 'graph.kuzu') });
     expect(readFileSync(logPath, 'utf8')).toContain(`gateway started: pid ${started.pid}`);
 
+    // relay settings stored by setup: the gateway says it does not use them yet
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ knowledge: { queryPort: port }, gateway: { sink: { type: 'slack', url: 'https://hooks.example.invalid/x' } } }), { mode: 0o600 });
     const again = await cli(['gateway', 'start']);
+    writeConfig(config);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`^The gateway is already running\\.\\npid: +${started.pid}\\nport: +${port}\\n`));
+    expect(again.stderr).toBe('Note: this gateway serves the knowledge query API only; it does not relay signals to the team-chat sink or CRM set with `brandwire setup` yet (their settings are kept).\n');
 
     const status = await cli(['gateway', 'status', '--json']);
     expect(status.json()).toMatchObject({ ok: true, running: true, pid: started.pid, port, answers: true, uptimeSeconds: expect.any(Number) });

@@ -10,8 +10,13 @@ export default class GatewayStart extends BrandwireCommand {
 
   async run(): Promise<GatewayStartResult> {
     await this.parse(GatewayStart);
-    const result = await startGateway(this.session().config);
+    const { config } = this.session();
+    const result = await startGateway(config);
     await this.show(() => presentStart(result));
+    const relays = config.gateway ?? {};
+    if (relays.sink !== undefined || relays.crm !== undefined) {
+      this.note('Note: this gateway serves the knowledge query API only; it does not relay signals to the team-chat sink or CRM set with `brandwire setup` yet (their settings are kept).');
+    }
     return result;
   }
 }
