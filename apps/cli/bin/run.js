@@ -9,7 +9,11 @@ settings.enableAutoTranspile = false;
 
 // --json is global: `brandwire --json whoami` means `brandwire whoami --json` (oclif reads the first word as the command).
 const argv = process.argv.slice(2);
-const args = argv[0] === '--json' && argv.length > 1 ? [...argv.slice(1), '--json'] : argv;
+const moved = argv[0] === '--json' && argv.length > 1 ? [...argv.slice(1), '--json'] : argv;
+// `schedule set` names its input file with --json (as the spec has it) and always prints JSON: there a bare
+// --json (no file after it) is the global flag, which adds nothing, and is dropped so that it is not read twice.
+const scheduleSet = moved[0] === 'schedule' && moved[1] === 'set';
+const args = scheduleSet ? moved.filter((arg, i) => arg !== '--json' || (moved[i + 1] !== undefined && !moved[i + 1].startsWith('--'))) : moved;
 
 require('@oclif/core/execute')
   .execute({ dir: __dirname, args })

@@ -66,6 +66,12 @@ describe('settings and uploads from the tool', () => {
     const set = await s.run(['schedule', 'set', '--channel', 'acme-kakao', '--json', file], admin);
     expect(set.code).toBe(0);
     expect(set.json()).toMatchObject({ ok: true, brand: 'acme-kakao', schedule: { timeZone: 'Asia/Seoul', weekly: { mon: [{ start: '09:00', end: '18:00' }] }, holidays: ['2030-01-01'] } });
+    // a wrapper that always adds the global --json, before the command or after it, still sets the hours
+    for (const args of [['--json', 'schedule', 'set', '--channel', 'acme-kakao', '--json', file], ['schedule', 'set', '--json', file, '--channel', 'acme-kakao', '--json']]) {
+      const wrapped = await s.run(args, admin);
+      expect([wrapped.code, wrapped.stderr]).toEqual([0, '']);
+      expect(wrapped.json()).toMatchObject({ ok: true, brand: 'acme-kakao', schedule: { timeZone: 'Asia/Seoul' } });
+    }
     const text = await s.run(['schedule', 'get', '--channel', 'acme-kakao'], writer);
     expect(text.stdout).toContain('time zone: Asia/Seoul');
     expect(text.stdout).toMatch(/│ mon +│ 09:00-18:00 │\n│ tue +│ closed +│/);
