@@ -89,6 +89,8 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
   it('refuses writes on a read-only database (Kuzu itself refuses)', async () => {
     await withGraph(temp.path, { readOnly: true }, async (graph) => {
       await expect(graph.query("CREATE (:Channel {key: 'x'})", undefined, { write: true })).rejects.toThrow('Cannot execute write operations in a read-only database!');
+      // a DETACH DELETE is a write like any other, not a clause reaching beyond the graph
+      await expect(graph.query('MATCH (c:Customer) DETACH DELETE c')).rejects.toThrow('Cannot execute write operations in a read-only database!');
     });
   });
 

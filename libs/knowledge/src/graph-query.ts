@@ -54,14 +54,14 @@ async function toJson(conn: KuzuConnection, statement: string, params: Params | 
 }
 
 /** Statements that reach files or extensions beyond the graph. */
-const BEYOND_THE_GRAPH = new Set(['COPY', 'EXPORT', 'IMPORT', 'INSTALL', 'LOAD', 'ATTACH', 'DETACH']);
+const BEYOND_THE_GRAPH = new Set(['COPY', 'EXPORT', 'IMPORT', 'INSTALL', 'LOAD', 'ATTACH']);
 /** Statements about the graph's data: reads, and writes the database refuses itself when it is read-only. */
 const DATA_STATEMENTS = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'UNWIND', 'CALL', 'CREATE', 'MERGE', 'SET', 'DELETE', 'REMOVE', 'DROP', 'ALTER']);
 /**
  * The rest of the words a Kuzu statement can start with (its parser lists them all when it meets another word,
  * 0.11.3), besides EXPLAIN and PROFILE: statements about the storage, the connection or extensions.
  */
-const OTHER_STATEMENTS = new Set(['BEGIN', 'COMMIT', 'ROLLBACK', 'CHECKPOINT', 'USE', 'COMMENT', 'FORCE', 'UNINSTALL', 'UPDATE']);
+const OTHER_STATEMENTS = new Set(['BEGIN', 'COMMIT', 'ROLLBACK', 'CHECKPOINT', 'USE', 'COMMENT', 'FORCE', 'UNINSTALL', 'UPDATE', 'DETACH']);
 
 /** The most rows one query answers: a result larger than this is refused, not read into memory. */
 export const MAX_RESULT_ROWS = 100_000;
