@@ -60,6 +60,15 @@ describe('the service with a separately running sandbox messenger (UPSTREAM_URL)
     const after = await h.get<MessagesReply>('/api/agent/rooms/remote-user/messages?brand=acme-kakao');
     expect(Math.abs((after.body.messages[0]?.timestampUnixMs ?? 0) - clock.now())).toBeLessThan(5_000);
   });
+
+  it("follows the sandbox's clock moved through another instance within seconds", async () => {
+    // what another instance's POST /sandbox/clock does to the shared sandbox
+    clock.advance(2 * 3600 * 1000);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'remote-user', text: 'two hours later' });
+    const after = await h.get<MessagesReply>('/api/agent/rooms/remote-user/messages?brand=acme-kakao');
+    expect(Math.abs((after.body.messages[0]?.timestampUnixMs ?? 0) - clock.now())).toBeLessThan(5_000);
+  });
 });
 
 describe('the service with an unreachable messenger', () => {

@@ -8,10 +8,15 @@ export interface UpstreamLink {
   close(): Promise<void>;
 }
 
+/** How often the clock of a separately running sandbox is read again (another instance may have moved it). */
+const FOLLOW_SANDBOX_CLOCK_MS = 1_000;
+/** Differences below this are the time of the read itself, not a move of the clock. */
+const CLOCK_MOVE_MS = 1_000;
+
 /**
  * Connects to the messenger: the sandbox messenger started in this process (talked to over real HTTP on
  * loopback, sharing the clock) unless UPSTREAM_URL names another one. A separately running sandbox is
- * recognised by its control API and its clock is adopted.
+ * recognised by its control API and its clock is adopted, and followed: every instance sharing it keeps its time.
  */
 export async function linkUpstream(config: Config, clock: ShiftableClock): Promise<UpstreamLink> {
   const embedded = config.upstreamUrl
@@ -21,6 +26,7 @@ export async function linkUpstream(config: Config, clock: ShiftableClock): Promi
   const options = { baseUrl, partnerKey: config.upstreamPartnerKey };
   const messenger = new HttpMessengerClient(options);
   let sandbox: SandboxLink | undefined;
+  let follow: NodeJS.Timeout | undefined;
   const control = new SandboxControlClient(options);
   if (embedded) {
     sandbox = { control, sharesClock: true };
@@ -29,6 +35,16 @@ export async function linkUpstream(config: Config, clock: ShiftableClock): Promi
     if (info?.sandbox === true) {
       clock.setOffset(info.now - Date.now());
       sandbox = { control, sharesClock: false };
+      follow = setInterval(() => {
+        control.info().then(
+          (latest) => {
+            const offset = latest.now - Date.now();
+            if (Math.abs(offset - clock.offsetMs) > CLOCK_MOVE_MS) clock.setOffset(offset);
+          },
+          () => undefined,
+        );
+      }, FOLLOW_SANDBOX_CLOCK_MS);
+      follow.unref();
     } else {
       control.close();
     }
@@ -37,6 +53,7 @@ export async function linkUpstream(config: Config, clock: ShiftableClock): Promi
     messenger,
     sandbox,
     close: async () => {
+      clearInterval(follow);
       messenger.close();
       sandbox?.control.close();
       await embedded?.close();
