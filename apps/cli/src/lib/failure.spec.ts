@@ -12,6 +12,7 @@ describe('failureOf', () => {
     ['a bare HTTP failure', new ApiError(502, 'HTTP_502', 'bad gateway'), { code: 'HTTP_502', exit: 1 }],
     ['no answer', new NetworkError('http://x', 'ECONNREFUSED'), { code: 'NETWORK', exit: 1, message: 'could not reach the service at http://x: ECONNREFUSED' }],
     ['a bug', new TypeError('x is undefined'), { code: 'INTERNAL', exit: 1, message: 'x is undefined' }],
+    ['Ctrl-C at a prompt', Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' }), { code: 'CANCELLED', exit: 1, message: 'cancelled at the prompt: nothing was stored' }],
   ])('reports %s', (_, error, expected) => {
     expect(failureOf(error)).toMatchObject(expected);
   });

@@ -53,6 +53,8 @@ export function failureOf(error: unknown): Failure {
     return { code: error.code, message: error.message, exit, details: { status: error.status }, hint: hintFor(error.code) };
   }
   if (isNetworkError(error)) return { code: 'NETWORK', message: error.message, exit: EXIT.error, details: {}, hint: hintFor('NETWORK') };
+  // Ctrl-C at a prompt (@inquirer/prompts says "User force closed the prompt with SIGINT")
+  if (error instanceof Error && error.name === 'ExitPromptError') return { code: 'CANCELLED', message: 'cancelled at the prompt: nothing was stored', exit: EXIT.error, details: {}, hint: undefined };
   if (isOclifError(error)) {
     const message = error.message
       .split('\n')
