@@ -55,9 +55,9 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     ]);
     const [s10, , s30] = page.conversations;
     expect(s10?.lines).toEqual([
-      { seq: 2, kind: 'reference', byBot: false, text: 'Consultation started', timestampUnixMs: 1001 },
-      { seq: 4, kind: 'message', byBot: false, text: '환불 요청드립니다', timestampUnixMs: 1003 },
-      { seq: 6, kind: 'agent', byBot: true, text: 'Refund started', timestampUnixMs: 1005 },
+      { seq: 2, kind: 'reference', byBot: false, text: 'Consultation started', timestampUnixMs: 1001, deleted: false },
+      { seq: 4, kind: 'message', byBot: false, text: '환불 요청드립니다', timestampUnixMs: 1003, deleted: false },
+      { seq: 6, kind: 'agent', byBot: true, text: 'Refund started', timestampUnixMs: 1005, deleted: false },
     ]);
     expect(s30?.lines.map((l) => [l.seq, l.kind])).toEqual([
       [1, 'reference'],

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { JournalKind } from '@brandwire/domain';
 import {
   type BubbleRecord,
   type ConversationRecord,
@@ -148,6 +149,27 @@ export class JournalRepo {
       .limit(max)
       .execute();
     return rows.map(toItem);
+  }
+
+  /**
+   * The seq of the newest item of this kind and session (and exactly this meta, when given) among the customer's
+   * latest `window` items: how a repeated callback finds what its first delivery became. Reads four columns of
+   * at most `window` rows, in the database.
+   */
+  async findRecent(channelKey: string, userKey: string, item: { kind: JournalKind; sessionId: string; meta?: Record<string, unknown> }, window: number): Promise<number | undefined> {
+    const latest = this.db
+      .selectFrom('journal')
+      .select(['seq', 'kind', 'session_id', 'meta'])
+      .where('channel_key', '=', channelKey)
+      .where('user_key', '=', userKey)
+      .orderBy('seq', 'desc')
+      .limit(window)
+      .as('latest');
+    let query = this.db.selectFrom(latest).select('seq').where('kind', '=', item.kind).where('session_id', '=', item.sessionId);
+    // meta is stored as JSON.stringify wrote it (journal-transaction.ts)
+    if (item.meta !== undefined) query = query.where('meta', '=', JSON.stringify(item.meta));
+    const row = await query.orderBy('seq', 'desc').limit(1).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.seq);
   }
 
   async findBySerial(channelKey: string, serial: string): Promise<JournalItem | undefined> {

@@ -1,5 +1,5 @@
 import { CONSENT_VALIDITY_MS, type JournalKind, sessionExpiresAt } from '@brandwire/domain';
-import type { ChannelRecord, JournalItem, Store } from '@brandwire/store';
+import type { ChannelRecord, Store } from '@brandwire/store';
 import { type MessengerPort, type ShiftableClock, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, MESSENGER, STORE } from '../app/tokens';
@@ -45,15 +45,12 @@ export class CallbacksService {
     const userKey = userKeyOf(body);
     const sessionId = requiredString(body, 'session_id');
     const messengerSerial = optionalString(body, 'serial_number');
+    const meta = messengerSerial === undefined ? undefined : { messengerSerial };
     return this.turns.run(`${channel.key}\u0000${userKey}`, async () => {
-      const earlier = messengerSerial === undefined ? undefined : await this.recentItem(channel.key, userKey, (i) => i.kind === 'message' && i.sessionId === sessionId && i.meta?.['messengerSerial'] === messengerSerial);
-      if (earlier) return { ok: true, seq: earlier.seq };
-      return this.record(channel, body, 'message', await this.wholeText(body), messengerSerial === undefined ? null : { messengerSerial });
+      const earlier = meta === undefined ? undefined : await this.store.journal.findRecent(channel.key, userKey, { kind: 'message', sessionId, meta }, REPEAT_WINDOW_ITEMS);
+      if (earlier !== undefined) return { ok: true, seq: earlier };
+      return this.record(channel, body, 'message', await this.wholeText(body), meta ?? null);
     });
-  }
-
-  private async recentItem(channelKey: string, userKey: string, matches: (item: JournalItem) => boolean): Promise<JournalItem | undefined> {
-    return (await this.store.journal.listMessages(channelKey, userKey, REPEAT_WINDOW_ITEMS)).find(matches);
   }
 
   /**
@@ -83,8 +80,8 @@ export class CallbacksService {
     const sessionId = requiredString(body, 'session_id');
     const meta = { reference: objectOrNull(body, 'reference') ?? {}, lastReference: objectOrNull(body, 'last_reference'), appUserId: optionalString(body, 'app_user_id') ?? null };
     return this.turns.run(`${channel.key}\u0000${userKey}`, async () => {
-      const earlier = await this.recentItem(channel.key, userKey, (i) => i.kind === 'reference' && i.sessionId === sessionId);
-      if (earlier) return { ok: true, seq: earlier.seq };
+      const earlier = await this.store.journal.findRecent(channel.key, userKey, { kind: 'reference', sessionId }, REPEAT_WINDOW_ITEMS);
+      if (earlier !== undefined) return { ok: true, seq: earlier };
       return this.record(channel, body, 'reference', 'Consultation started', meta);
     });
   }
