@@ -94,7 +94,7 @@ export async function startService(config: Config): Promise<RunningService> {
       app,
       demoKeys,
       close: async () => {
-        drain.start();
+        await drain.drain();
         await running.app.close();
         await running.upstream.close();
         await store.close();
