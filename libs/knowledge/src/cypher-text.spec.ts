@@ -45,6 +45,8 @@ describe('keywordsOf', () => {
     ["UNWIND [1] AS x LOAD FROM 'f' RETURN *", ['UNWIND', 'AS', 'X', 'LOAD', 'FROM', 'RETURN']],
     ["RETURN 'load' AS `copy`, n.export, n . install // attach\n", ['RETURN', 'AS', 'N']],
     ['RETURN 1e5 /* load */ AS big', ['RETURN', 'AS', 'BIG']],
+    ["WITH 1 AS x LIMIT 1LOAD FROM 'f' RETURN *", ['WITH', 'AS', 'X', 'LIMIT', 'LOAD', 'FROM', 'RETURN']],
+    ['RETURN 0x1F, 2.5e-3 AS n', ['RETURN', 'AS', 'N']],
   ])('%s', (statement, words) => {
     expect([...keywordsOf(statement)]).toEqual(words);
   });

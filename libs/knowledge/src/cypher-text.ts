@@ -121,8 +121,8 @@ export function keywordsOf(statement: string): Set<string> {
       if (statement[skipBlankBack(statement, i - 1)] !== '.') words.add(word.toUpperCase());
       i += word.length;
     } else if (/[0-9]/.test(ch)) {
-      // a number, with any letters that belong to it (1e5, 0x1F): not a word
-      i += /^[0-9]\w*/.exec(statement.slice(i))?.[0].length ?? 1;
+      // a number literal only (1e5, 0x1F, 2.5): Kuzu's lexer reads `1LOAD` as 1 and LOAD, and so must this
+      i += /^(?:0x[0-9a-f]+|\d+(?:\.\d+)?(?:e[+-]?\d+)?)/i.exec(statement.slice(i))?.[0].length ?? 1;
     } else {
       i++;
     }

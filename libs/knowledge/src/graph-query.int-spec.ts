@@ -120,6 +120,7 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
         `UNWIND [1] AS x LOAD FROM '${secret}' (header=false) RETURN *`,
         `WITH 1 AS x /* c */ load\nfrom '${secret}' RETURN column0`,
         `MATCH (c:Channel) WITH c LOAD WITH HEADERS (a STRING) FROM '${secret}' RETURN a`,
+        `UNWIND [1] AS x WITH x LIMIT 1LOAD FROM '${secret}' (header=false) RETURN *`,
       ]) {
         await expect(graph.query(statement)).rejects.toEqual(new KnowledgeGraphError('READ_ONLY', 'LOAD reaches files or extensions beyond the graph: it runs only as a write (--write, with the graph opened for writing).'));
       }
