@@ -85,7 +85,8 @@ export class DirectoryRepo {
         .onConflict((oc) =>
           oc.column('key').doUpdateSet({
             ...values,
-            plan_consultations: sql<number>`case when channels.seed_plan is distinct from excluded.seed_plan then excluded.plan_consultations else channels.plan_consultations end`,
+            // a channel whose seed value is not known yet (made before migration 0011) keeps its plan
+            plan_consultations: sql<number>`case when channels.seed_plan is not null and channels.seed_plan <> excluded.seed_plan then excluded.plan_consultations else channels.plan_consultations end`,
             seed_plan: sql<number>`excluded.seed_plan`,
           }),
         )

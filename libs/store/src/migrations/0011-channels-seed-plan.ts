@@ -1,13 +1,12 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * The plan the seed file last gave a channel, apart from the plan in force: a restart applying the same seed keeps
- * a plan an Admin set since (`PUT /api/agent/settings/plan`); a seed that changes its value applies it. The plans
- * in force were all the seed's until now.
+ * a plan an Admin set since (`PUT /api/agent/settings/plan`); a seed that changes its value applies it. Left empty
+ * here (a plan in force may be an Admin's already): the next seed applied records its value, keeping the plan.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('channels').addColumn('seed_plan', 'integer').execute();
-  await sql`update channels set seed_plan = plan_consultations`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
