@@ -87,7 +87,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       });
       this.wake = undefined;
     }
-    for (const channel of await this.store.signals.channelsWithPending().catch(() => [])) {
+    // every lease this instance holds, also of a channel it has just emptied: the next instance (a restart, another
+    // one) takes the channel at once instead of after DELIVERY_LEASE_MS
+    const held = new Set([...this.leaseUntil.keys(), ...(await this.store.signals.channelsWithPending().catch(() => []))]);
+    for (const channel of held) {
       await this.store.signals.releaseChannel(channel, this.owner).catch(() => undefined);
       this.leaseUntil.delete(channel);
     }

@@ -275,3 +275,29 @@ describe('a consent result held for its turn while the Admin changes the webhook
     expect(consentTo(second, 'w-removed')).toEqual([]);
   });
 });
+
+describe('signal delivery across a restart', () => {
+  let h: ServiceHarness;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+    receiver = await WebhookReceiver.start();
+    await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url: receiver.url } });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await receiver.stop();
+  });
+
+  it('delivers at once after a restart, also when the channel had nothing left to deliver at the stop', async () => {
+    await h.customerWrites('r-before', { text: 'before the restart' });
+    await receiver.waitFor((a) => a.some((d) => d.json['userKey'] === 'r-before' && d.json['kind'] === 'message'));
+    await h.restart();
+    const restartedAt = Date.now();
+    await h.customerWrites('r-after', { text: 'after the restart' });
+    // the stopped service gave its delivery lease back: the new one does not wait DELIVERY_LEASE_MS (30 s) for it
+    await receiver.waitFor((a) => a.some((d) => d.json['userKey'] === 'r-after' && d.json['kind'] === 'message'), 5_000);
+    expect(Date.now() - restartedAt).toBeLessThan(5_000);
+  });
+});
