@@ -1,7 +1,7 @@
 /**
  * Runs the sandbox messenger standalone.
  * Env: SANDBOX_PORT (8081), SANDBOX_HOST (127.0.0.1), SANDBOX_PARTNER_KEY ('sandbox-partner-key'),
- * SANDBOX_ATTACHMENT_HOST ('talk-cdn.sandbox.invalid').
+ * SANDBOX_ATTACHMENT_HOST ('talk-cdn.sandbox.invalid'), SANDBOX_STATE_DIR (none: the state lives in memory only).
  */
 import { ShiftableClock } from './clock';
 import { startSandboxMessenger } from './sandbox/server';
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
     partnerKey: process.env['SANDBOX_PARTNER_KEY'] || 'sandbox-partner-key',
     attachmentHost: process.env['SANDBOX_ATTACHMENT_HOST'] || 'talk-cdn.sandbox.invalid',
     clock: new ShiftableClock(),
+    stateDir: process.env['SANDBOX_STATE_DIR'] || undefined,
   });
   process.stdout.write(`sandbox messenger listening on ${sandbox.url}\n`);
   const stop = (): void => {

@@ -104,3 +104,29 @@ describe('the service with SQLite on the event loop thread (SQLITE_THREAD=0)', (
     await sendAndReadBack(h, 'same-thread-user');
   });
 });
+
+describe('the service restarted on the same data folder (SQLite, in-process sandbox)', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  it('finds the consultations, chats and clock of the sandbox messenger as it left them', async () => {
+    await h.customerWrites('restart-user', { text: 'hello before the restart' });
+    const before = await h.post<{ ok: boolean; serial: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'restart-user', text: 'answered before' });
+    expect(before.body.ok).toBe(true);
+    const moved = await h.post<{ now: number }>('/sandbox/clock', { advanceSeconds: 3_600 });
+    await h.restart();
+
+    const rooms = await h.get<{ rooms: Array<{ userKey: string; ended: boolean }> }>('/api/agent/rooms?brand=acme-kakao', TOKENS.reader);
+    expect(rooms.body.rooms.find((r) => r.userKey === 'restart-user')).toMatchObject({ ended: false });
+    const after = await h.post<{ ok: boolean; code?: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'restart-user', text: 'answered after' });
+    expect(after.body).toMatchObject({ ok: true });
+    expect((await h.customerChat('restart-user')).map((b) => b.text)).toEqual(['hello before the restart', 'answered before', 'answered after']);
+    expect((await h.post<{ now: number }>('/sandbox/clock', { advanceSeconds: 0 })).body.now).toBeGreaterThanOrEqual(moved.body.now);
+  });
+});

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { SerialGenerator } from '@brandwire/domain';
 import { type Store, openStore } from '@brandwire/store';
 import { ShiftableClock } from '@brandwire/upstream';
@@ -65,7 +66,8 @@ export async function startService(config: Config): Promise<RunningService> {
   let upstream: Awaited<ReturnType<typeof linkUpstream>> | undefined;
   let app: NestExpressApplication | undefined;
   try {
-    upstream = await linkUpstream(config, clock);
+    // the data folder is this service's alone with SQLite only (several instances share a PostgreSQL database)
+    upstream = await linkUpstream(config, clock, store.dialect === 'sqlite' ? join(config.dataDir, 'sandbox') : undefined);
     const runtime: Runtime = {
       config,
       store,

@@ -15,13 +15,20 @@ const CLOCK_MOVE_MS = 1_000;
 
 /**
  * Connects to the messenger: the sandbox messenger started in this process (talked to over real HTTP on
- * loopback, sharing the clock) unless UPSTREAM_URL names another one. A separately running sandbox is
+ * loopback, sharing the clock, keeping its state in `sandboxStateDir` when given) unless UPSTREAM_URL names another one. A separately running sandbox is
  * recognised by its control API and its clock is adopted, and followed: every instance sharing it keeps its time.
  */
-export async function linkUpstream(config: Config, clock: ShiftableClock): Promise<UpstreamLink> {
+export async function linkUpstream(config: Config, clock: ShiftableClock, sandboxStateDir: string | undefined): Promise<UpstreamLink> {
   const embedded = config.upstreamUrl
     ? undefined
-    : await startSandboxMessenger({ host: '127.0.0.1', port: 0, partnerKey: config.upstreamPartnerKey, clock, attachmentHost: config.attachmentHost });
+    : await startSandboxMessenger({
+        host: '127.0.0.1',
+        port: 0,
+        partnerKey: config.upstreamPartnerKey,
+        clock,
+        attachmentHost: config.attachmentHost,
+        stateDir: sandboxStateDir,
+      });
   const baseUrl = embedded?.url ?? (config.upstreamUrl as string);
   const options = { baseUrl, partnerKey: config.upstreamPartnerKey };
   const messenger = new HttpMessengerClient(options);

@@ -63,7 +63,7 @@ export class ServiceHarness {
     return this.running.url;
   }
 
-  /** Stops the service and starts it again on the same data (a new port, a new sandbox messenger). */
+  /** Stops the service and starts it again on the same data (a new port; the sandbox messenger takes back its state). */
   async restart(): Promise<void> {
     await this.running.close();
     this.running = await startService(this.running.runtime.config);

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import express, { NextFunction, Request, Response } from 'express';
 import { ShiftableClock } from '../clock';
 import { CallbackDispatcher, DEFAULT_CALLBACK_TIMEOUT_MS } from './callbacks';
@@ -9,6 +11,7 @@ import { errorHandler, noRoute, requirePartnerKey } from './http-errors';
 import { partnerCalls } from './partner-calls';
 import { partnerFastLane, partnerRouter } from './partner-routes';
 import { SessionEngine } from './sessions';
+import { restore, snapshotOf, takeSnapshot, writeSnapshot } from './snapshot';
 import { SandboxState } from './state';
 import { longTextHost } from './long-texts';
 import { fileHost, uploadRoutes } from './upload-routes';
@@ -25,22 +28,33 @@ export interface SandboxMessengerOptions {
   attachmentHost: string;
   /** how long a callback may take before it counts as failed; default 5 s */
   callbackTimeoutMs?: number;
+  /**
+   * A folder the sandbox keeps its state in across restarts (customers, chats, sessions, uploads, the clock);
+   * without one it starts empty and forgets everything when closed.
+   */
+  stateDir?: string;
 }
 
 export interface SandboxMessenger {
   /** base url, e.g. http://127.0.0.1:8081 */
   readonly url: string;
-  /** where uploads are stored (os.tmpdir()/brandwire-sandbox-*); removed by close() */
+  /** where uploads are stored: `<stateDir>/files`, else os.tmpdir()/brandwire-sandbox-* (removed by close()) */
   readonly uploadDir: string;
-  /** Stops the server, waits for queued callbacks, removes the uploaded files. */
+  /** Stops the server, waits for queued callbacks, then keeps the state in `stateDir` or removes the uploaded files. */
   close(): Promise<void>;
 }
 
 /** Starts the sandbox messenger: the partner API, its callbacks, a file host and the `/_sandbox` control API. */
 export async function startSandboxMessenger(opts: SandboxMessengerOptions): Promise<SandboxMessenger> {
-  const uploads = await UploadStore.create();
+  const { stateDir } = opts;
+  const snapshot = stateDir === undefined ? undefined : await takeSnapshot(stateDir);
+  const filesDir = stateDir === undefined ? undefined : join(stateDir, 'files');
+  // without a snapshot (first start, or after a crash) files kept before are no one's uploads
+  if (filesDir !== undefined && !snapshot) await rm(filesDir, { recursive: true, force: true });
+  const uploads = await UploadStore.create(filesDir);
   const state = new SandboxState();
   const engine = new SessionEngine(state, opts.clock);
+  if (snapshot) restore(snapshot, state, engine, opts.clock);
   const dispatcher = new CallbackDispatcher(
     () => state.callbackUrl,
     opts.partnerKey,
@@ -79,22 +93,22 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
   });
   server.keepAliveTimeout = 30_000;
   const host = opts.host ?? '127.0.0.1';
+  const port = opts.port ?? 0;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(opts.port ?? 0, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    // an ephemeral port is the previous run's again when it is free: the urls of its uploads stay valid
+    const previous = port === 0 ? snapshot?.port : undefined;
+    if (previous === undefined || !(await listen(server, previous, host).then(() => true, () => false))) {
+      await listen(server, port, host);
+    }
   } catch (err) {
     await uploads.close();
     dispatcher.close();
     throw err;
   }
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const listening = (server.address() as AddressInfo).port;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${listening}`;
   uploads.publicBase = url;
+  if (snapshot) uploads.adopt(snapshot.uploads);
 
   let closing: Promise<void> | undefined;
   return {
@@ -108,9 +122,20 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
         server.closeAllConnections();
         await stopped;
         dispatcher.close();
+        if (stateDir !== undefined) await writeSnapshot(stateDir, snapshotOf(state, uploads, opts.clock, listening));
         await uploads.close();
       })();
       return closing;
     },
   };
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }

@@ -48,6 +48,11 @@ export class SessionEngine {
     return this.end(c, 'expired').events;
   }
 
+  /** Watches the session a customer brought from an earlier run, so that it expires on time. */
+  resume(c: Customer): void {
+    if (c.session) this.heap.push(c.session.expiresAt, { customer: c, sessionId: c.session.id });
+  }
+
   /** Ends every session whose time is up, earliest first (heap: no scan over all customers). */
   sweep(): CustomerEvents[] {
     const now = this.clock.now();

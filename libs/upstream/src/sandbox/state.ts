@@ -64,6 +64,13 @@ export interface Channel {
   readonly serials: Set<string>;
 }
 
+export interface SandboxCounters {
+  session: number;
+  customerSerial: number;
+  system: number;
+  longText: number;
+}
+
 /** All sandbox state, in memory; every lookup is by key (no scans over customers). */
 export class SandboxState {
   readonly channels = new Map<string, Channel>();
@@ -122,6 +129,19 @@ export class SandboxState {
       channel.customers.set(userKey, c);
     }
     return c;
+  }
+
+  /** The counters ids and serials are drawn from, to be kept across a restart (see snapshot.ts). */
+  get counters(): SandboxCounters {
+    return { session: this.sessionSeq, customerSerial: this.customerSerialSeq, system: this.systemSeq, longText: this.longTextSeq };
+  }
+
+  /** Continues from counters kept by an earlier run; never goes back (ids are never reused). */
+  continueFrom(kept: SandboxCounters): void {
+    this.sessionSeq = Math.max(this.sessionSeq, kept.session);
+    this.customerSerialSeq = Math.max(this.customerSerialSeq, kept.customerSerial);
+    this.systemSeq = Math.max(this.systemSeq, kept.system);
+    this.longTextSeq = Math.max(this.longTextSeq, kept.longText);
   }
 
   newSessionId(): string {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import multer from 'multer';
@@ -31,9 +32,13 @@ const MIME_BY_EXT: Readonly<Record<string, string>> = {
   '.zip': 'application/zip',
 };
 
+/** An upload as kept across a restart: its url and path follow from where the sandbox serves and keeps it. */
+export type KeptUpload = Omit<StoredUpload, 'path' | 'url'>;
+
 /**
- * Files uploaded to the sandbox messenger: stored in a temp dir (os.tmpdir()/brandwire-sandbox-*), served
- * under `<sandboxUrl>/files/<name>`, remembered with what they were uploaded as; removed on close().
+ * Files uploaded to the sandbox messenger: stored in a temp dir (os.tmpdir()/brandwire-sandbox-*) removed on
+ * close(), or in a folder that outlives the sandbox (`keepIn`); served under `<sandboxUrl>/files/<name>`,
+ * remembered with what they were uploaded as.
  */
 export class UploadStore {
   private readonly byUrl = new Map<string, StoredUpload>();
@@ -41,10 +46,15 @@ export class UploadStore {
   /** set once the server listens */
   publicBase = '';
 
-  private constructor(readonly dir: string) {}
+  private constructor(
+    readonly dir: string,
+    private readonly kept: boolean,
+  ) {}
 
-  static async create(): Promise<UploadStore> {
-    return new UploadStore(await mkdtemp(join(tmpdir(), 'brandwire-sandbox-')));
+  static async create(keepIn?: string): Promise<UploadStore> {
+    if (keepIn === undefined) return new UploadStore(await mkdtemp(join(tmpdir(), 'brandwire-sandbox-')), false);
+    await mkdir(keepIn, { recursive: true });
+    return new UploadStore(keepIn, true);
   }
 
   /** Multer middleware streaming one file part `field` to disk, at most `maxBytes`. */
@@ -61,16 +71,23 @@ export class UploadStore {
   }
 
   register(file: Express.Multer.File, kind: UploadKind, mime: string, senderKey: string): StoredUpload {
-    const upload: StoredUpload = {
-      fileName: file.filename,
-      path: file.path,
-      kind,
-      senderKey,
-      mime,
-      size: file.size,
-      originalName: file.originalname,
-      url: `${this.publicBase}/files/${file.filename}`,
-    };
+    return this.remember({ fileName: file.filename, kind, senderKey, mime, size: file.size, originalName: file.originalname });
+  }
+
+  /** Every upload, as kept across a restart. */
+  list(): KeptUpload[] {
+    return [...this.byFileName.values()].map(({ path: _path, url: _url, ...kept }) => kept);
+  }
+
+  /** Takes back the uploads of an earlier run whose files are still there (once `publicBase` is set). */
+  adopt(uploads: readonly KeptUpload[]): void {
+    for (const upload of uploads) {
+      if (existsSync(join(this.dir, upload.fileName))) this.remember(upload);
+    }
+  }
+
+  private remember(kept: KeptUpload): StoredUpload {
+    const upload: StoredUpload = { ...kept, path: join(this.dir, kept.fileName), url: `${this.publicBase}/files/${kept.fileName}` };
     this.byUrl.set(upload.url, upload);
     this.byFileName.set(upload.fileName, upload);
     return upload;
@@ -96,7 +113,7 @@ export class UploadStore {
   async close(): Promise<void> {
     this.byUrl.clear();
     this.byFileName.clear();
-    await rm(this.dir, { recursive: true, force: true });
+    if (!this.kept) await rm(this.dir, { recursive: true, force: true });
   }
 }
 

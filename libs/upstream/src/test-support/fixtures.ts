@@ -6,7 +6,7 @@ export const BOT = senderKeyOf('channel-bot');
 export const OTHER = senderKeyOf('channel-other');
 
 /** A harness with three channels: kakao, kakao with a chatbot builder, and a non-kakao one. */
-export function startHarness(o: { callbackTimeoutMs?: number } = {}): Promise<SandboxHarness> {
+export function startHarness(o: { callbackTimeoutMs?: number; stateDir?: string } = {}): Promise<SandboxHarness> {
   return startSandboxHarness({
     channels: {
       [KAKAO]: { type: 'kakao' },

@@ -27,6 +27,7 @@ export async function startSandboxHarness(
     attachmentHost?: string;
     callbackTimeoutMs?: number;
     clock?: ShiftableClock;
+    stateDir?: string;
   } = {},
 ): Promise<SandboxHarness> {
   const partnerKey = o.partnerKey ?? 'test-partner-key';
@@ -39,6 +40,10 @@ export async function startSandboxHarness(
     clock,
     attachmentHost,
     ...(o.callbackTimeoutMs !== undefined ? { callbackTimeoutMs: o.callbackTimeoutMs } : {}),
+    ...(o.stateDir !== undefined ? { stateDir: o.stateDir } : {}),
+  }).catch(async (err: unknown) => {
+    await receiver.close();
+    throw err;
   });
   const control = new SandboxControlClient({ baseUrl: sandbox.url, partnerKey });
   const messenger = new HttpMessengerClient({ baseUrl: sandbox.url, partnerKey });
