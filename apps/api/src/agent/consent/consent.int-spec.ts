@@ -139,8 +139,12 @@ describe('POST /api/agent/personal-info/request', () => {
     const { readFileSync, readdirSync } = await import('node:fs');
     const { join } = await import('node:path');
     // the data folder's lock holds the holder's pid only, and reading it here would drop this process's lock on it
-    for (const file of readdirSync(h.dataDir).filter((name) => !name.startsWith(LOCK_FILE_NAME))) {
-      const bytes = readFileSync(join(h.dataDir, file));
+    const files = readdirSync(h.dataDir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !entry.name.startsWith(LOCK_FILE_NAME))
+      .map((entry) => join(entry.parentPath, entry.name));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const bytes = readFileSync(file);
       expect(bytes.includes('010-9876-5432')).toBe(false);
       expect(bytes.includes('Jiwoo')).toBe(false);
     }
