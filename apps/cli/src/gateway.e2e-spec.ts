@@ -87,6 +87,17 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect(text.stdout).toMatch(new RegExp(`^The gateway is running\\.\\npid: +${started.pid}\\nport: +${port}\\nuptime: +\\d+ s\\n`));
   });
 
+  it('two starts at the same moment: one starts the gateway, the other finds it running (both exit 0)', async () => {
+    const stopped = await cli(['gateway', 'stop', '--json']);
+    expect(stopped.json()).toMatchObject({ ok: true, stopped: true });
+    const both = await Promise.all([cli(['gateway', 'start', '--json']), cli(['gateway', 'start', '--json'])]);
+    expect(both.map((run) => [run.code, run.stderr])).toEqual([[0, ''], [0, '']]);
+    const answers = both.map((run) => run.json<{ started: boolean; pid: number }>());
+    expect(answers.map((a) => a.started).sort()).toEqual([false, true]);
+    expect(answers[0]?.pid).toBe(answers[1]?.pid);
+    expect(existsSync(`${statePath}.starting`)).toBe(false);
+  });
+
   it('serves status, search and read-only query to the knowledge commands while it holds the graph', async () => {
     const status = await cli(['knowledge', 'status', '--json']);
     expect(status.json()).toMatchObject({ ok: true, installed: true, via: 'gateway', nodes: { Inquiry: 1, Response: 1 } });
@@ -135,8 +146,12 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
 
   it('restarts with a new pid, and stops: the daemon exits, its state file goes, the knowledge commands open the graph again', async () => {
     const before = (JSON.parse(readFileSync(statePath, 'utf8')) as { pid: number }).pid;
+    // relay settings stored by setup: restart says it does not use them, as start does
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ knowledge: { queryPort: port }, gateway: { crm: { url: 'https://crm.example.invalid/hook' } } }), { mode: 0o600 });
     const restart = await cli(['gateway', 'restart', '--json']);
+    writeConfig(config);
     expect(restart.code).toBe(0);
+    expect(restart.stderr).toBe('Note: this gateway serves the knowledge query API only; it does not relay signals to the team-chat sink or CRM set with `brandwire setup` yet (their settings are kept).\n');
     const after = restart.json<{ pid: number; stoppedPid: number; started: boolean }>();
     expect(after).toMatchObject({ ok: true, started: true, stoppedPid: before, port });
     expect(after.pid).not.toBe(before);

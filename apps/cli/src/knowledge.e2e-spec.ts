@@ -168,6 +168,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     interface Seen { path: string; authorization?: string; body: { model?: string; messages?: Array<{ role: string; content: string }> } }
     const seen: Seen[] = [];
     let status = 200;
+    let answersPage = false;
     let server: Server;
     let aiUrl: string;
 
@@ -177,6 +178,11 @@ describe('brandwire knowledge: install, build, search, query, status and view on
         req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
         req.on('end', () => {
           seen.push({ path: req.url ?? '', authorization: req.headers.authorization, body: JSON.parse(raw || '{}') as Seen['body'] });
+          if (answersPage) {
+            res.writeHead(200, { 'content-type': 'text/html' });
+            res.end('<html><body>Sign in to the proxy</body></html>');
+            return;
+          }
           res.writeHead(status, { 'content-type': 'application/json' });
           res.end(status === 200 ? JSON.stringify({ choices: [{ message: { content: '["refund","card"]' } }] }) : JSON.stringify({ error: { message: 'the model is down' } }));
         });
@@ -226,6 +232,17 @@ describe('brandwire knowledge: install, build, search, query, status and view on
         for (const out of [run.stdout, run.stderr, text.stdout, text.stderr]) expect(out).not.toContain('sk-test');
       } finally {
         status = 200;
+      }
+    });
+
+    it('fails with AI_UNAVAILABLE when the model url answers a page instead of the provider\'s JSON', async () => {
+      answersPage = true;
+      try {
+        const run = await withAi(() => kg(['search', 'how did we handle card refunds?', '--json']));
+        expect(run.code).toBe(1);
+        expect(run.json()).toMatchObject({ ok: false, code: 'AI_UNAVAILABLE', error: expect.stringContaining("did not answer with the provider's JSON (it began: <html><body>Sign in to the proxy") });
+      } finally {
+        answersPage = false;
       }
     });
   });

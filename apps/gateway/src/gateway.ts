@@ -47,7 +47,8 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
   const unguard = guardMemory(options.memoryLimitMb, (rssMb) => {
     log(`error: the gateway uses ${rssMb} MB, over its limit of ${options.memoryLimitMb} MB (a query building a huge list, such as UNWIND range(1, 100000000)); stopping before the machine runs out of memory`);
     removeState(options.state, process.pid);
-    process.exit(1);
+    // not process.exit: that waits for Kuzu's running query, which goes on taking memory until it finishes
+    process.kill(process.pid, 'SIGKILL');
   });
   return {
     port: listening.port,

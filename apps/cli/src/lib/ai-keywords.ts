@@ -33,6 +33,11 @@ export async function extractKeywords(ai: AiModelSettings, question: string): Pr
   } catch (error) {
     throw aiUnavailable(ai, `the request to ${request.url} failed: ${describe(error, axios.isAxiosError(error))}`);
   }
+  // a wrong url or a proxy's login page answers 200 too, with a page instead of the provider's JSON
+  if (typeof data !== 'object' || data === null) {
+    const start = String(data).replace(/\s+/g, ' ').trim().slice(0, 60);
+    throw aiUnavailable(ai, `${request.url} did not answer with the provider's JSON${start ? ` (it began: ${start})` : ''}`);
+  }
   const text = answerText(ai.provider, data);
   if (text === undefined) throw aiUnavailable(ai, 'the answer had no text');
   const keywords = parseKeywords(text);
@@ -111,7 +116,7 @@ function requestOf(ai: AiModelSettings, question: string): AiRequest {
 }
 
 function answerText(provider: string, data: unknown): string | undefined {
-  if (typeof data !== 'object' || data === null) return typeof data === 'string' && data.trim() !== '' ? data : undefined;
+  if (typeof data !== 'object' || data === null) return undefined;
   if (provider === 'anthropic') {
     const content = (data as { content?: unknown }).content;
     if (!Array.isArray(content)) return undefined;

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CliError } from './cli-error';
 import type { StoredConfig } from './config-store';
 import { gatewayStatePath, knowledgeGraphPath } from './data-dir';
@@ -6,6 +7,7 @@ import { EXIT } from './exit-codes';
 import { gatewayLogPath, logSize, logTail, portTaken, runsGateway, spawnDetached, terminate, waitUntil } from './gateway-process';
 import { type GatewayState, readGatewayState, removeGatewayState } from './gateway-state';
 import { queryPortOf } from './knowledge-settings';
+import { whileHolding } from './start-lock';
 
 /** How long start waits for the query API to answer, and stop for the daemon to exit before SIGKILL. */
 const START_TIMEOUT_MS = 10_000;
@@ -36,6 +38,11 @@ export type GatewayStartResult = { ok: true; started: boolean; pid: number; port
 /** Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer. */
 export async function startGateway(config: StoredConfig): Promise<GatewayStartResult> {
   const paths = gatewayPaths();
+  mkdirSync(dirname(paths.statePath), { recursive: true, mode: 0o700 });
+  return whileHolding(`${paths.statePath}.starting`, START_TIMEOUT_MS + 5_000, () => startUnlessRunning(config, paths));
+}
+
+async function startUnlessRunning(config: StoredConfig, paths: GatewayPaths): Promise<GatewayStartResult> {
   const running = runningGateway(paths);
   if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, ...paths };
   const port = queryPortOf(config);
@@ -66,7 +73,7 @@ export interface GatewayStopResult {
   /** false when it was not running */
   stopped: boolean;
   pid: number | null;
-  /** it ignored SIGTERM and was killed */
+  /** it had not exited when the grace time passed, and was killed */
   killed: boolean;
   statePath: string;
 }

@@ -1,3 +1,4 @@
+import type { StoredConfig } from './config-store';
 import type { GatewayStartResult, GatewayStatusResult, GatewayStopResult } from './gateway-control';
 import { fields } from './output';
 
@@ -8,7 +9,14 @@ export function presentStart(result: GatewayStartResult): string {
 
 export function presentStop(result: GatewayStopResult): string {
   if (!result.stopped) return 'The gateway is not running.';
-  return `Stopped the gateway (pid ${result.pid ?? '?'}${result.killed ? ', killed after it ignored SIGTERM' : ''}).`;
+  return `Stopped the gateway (pid ${result.pid ?? '?'}${result.killed ? ', killed: it had not exited when --timeout passed after SIGTERM, as when a long query is still running' : ''}).`;
+}
+
+/** What start and restart say when `setup` stored relays this gateway does not run. */
+export function unusedRelaysNote(config: StoredConfig): string | undefined {
+  const relays = config.gateway ?? {};
+  if (relays.sink === undefined && relays.crm === undefined) return undefined;
+  return 'Note: this gateway serves the knowledge query API only; it does not relay signals to the team-chat sink or CRM set with `brandwire setup` yet (their settings are kept).';
 }
 
 function duration(seconds: number): string {

@@ -1,6 +1,6 @@
 import { BrandwireCommand } from '../../base-command';
 import { type GatewayStartResult, startGateway } from '../../lib/gateway-control';
-import { presentStart } from '../../lib/gateway-present';
+import { presentStart, unusedRelaysNote } from '../../lib/gateway-present';
 
 export default class GatewayStart extends BrandwireCommand {
   static override summary = 'Start the gateway daemon in the background (it serves the knowledge query API on loopback)';
@@ -13,10 +13,8 @@ export default class GatewayStart extends BrandwireCommand {
     const { config } = this.session();
     const result = await startGateway(config);
     await this.show(() => presentStart(result));
-    const relays = config.gateway ?? {};
-    if (relays.sink !== undefined || relays.crm !== undefined) {
-      this.note('Note: this gateway serves the knowledge query API only; it does not relay signals to the team-chat sink or CRM set with `brandwire setup` yet (their settings are kept).');
-    }
+    const note = unusedRelaysNote(config);
+    if (note !== undefined) this.note(note);
     return result;
   }
 }
