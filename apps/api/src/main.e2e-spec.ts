@@ -49,3 +49,40 @@ describe('the service started on a PostgreSQL database it cannot reach', () => {
     await expect(refused).rejects.toThrow(/^service exited with 1:\nbrandwire: cannot connect to the PostgreSQL database of DATABASE_URL \(postgres:\/\/agent:\*\*\*@127\.0\.0\.1:9\/brandwire\): connect ECONNREFUSED 127\.0\.0\.1:9\n$/);
   }, 30_000);
 });
+
+describe('the service started with a bad setting', () => {
+  it.each([
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+    [{ JSON_BODY_LIMIT: 'huge' }, 'JSON_BODY_LIMIT must be a size such as 1mb, 512kb or 100000 (bytes), got "huge"'],
+    [{ ATTACHMENT_HOST: 'https://cdn.example.com/files' }, 'ATTACHMENT_HOST must be a host name such as talk-cdn.example.com (no scheme, no path), got "https://cdn.example.com/files"'],
+    [{ BRANDWIRE_SEED: '/nonexistent/seed.json' }, 'BRANDWIRE_SEED names a file that cannot be read: /nonexistent/seed.json (ENOENT)'],
+  ])('%j stops the start with one line naming it', async (env, message) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-bad-setting-'));
+    try {
+      await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, ...env })).rejects.toThrow(`service exited with 1:\nbrandwire: ${message}\n`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('the service whose webhook receiver is down', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-webhook-down-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('logs the failed delivery, naming the channel and the error, not the url', async () => {
+    const service = await startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+    try {
+      const admin = /Admin key:\s+(\S+)/.exec(service.output())?.[1] ?? '';
+      // nothing listens on port 9 (discard) here: the connection is refused
+      expect(await callJson(`${service.url}/api/agent/settings/webhook`, admin, 'PUT', { brandKey: 'demo-kakao', url: 'http://127.0.0.1:9/hook?token=s3cret' })).toMatchObject({ ok: true });
+      await callJson(`${service.url}/sandbox/customers/c1/messages`, admin, 'POST', { brandKey: 'demo-kakao', text: 'hello' });
+      const deadline = Date.now() + 10_000;
+      while (!service.output().includes('webhook of demo-kakao: delivery failed') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(service.output()).toMatch(/webhook of demo-kakao: delivery failed \(.*ECONNREFUSED.*\); it is tried again from \d{4}-\d\d-\d\dT/);
+      expect(service.output()).not.toContain('s3cret');
+    } finally {
+      await stopBuiltService(service.child);
+    }
+  }, 30_000);
+});

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -71,7 +71,8 @@ export async function openDatabase(options: StoreOptions): Promise<{ db: Kysely<
 }
 
 function sqlite(dataDir: string): Kysely<Database> {
-  mkdirSync(dataDir, { recursive: true });
+  // the database holds conversations and the webhook signing secrets: a new data folder is the owner's alone
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lock = lockDataDir(dataDir);
   let file: BetterSqlite3.Database;
   try {
@@ -108,7 +109,19 @@ function openSqliteFile(path: string): BetterSqlite3.Database {
   // statement journal: a temporary file by default, created, written page by page and deleted for every commit
   // (about 80 % of the write calls of a send). It only ever serves a rollback to a savepoint, never recovery.
   file.pragma('temp_store = MEMORY');
+  ownerOnly(path, `${path}-wal`, `${path}-shm`);
   return file;
+}
+
+/** The database files are the owner's alone also in a data folder others may read (a folder given, not made here). */
+function ownerOnly(...paths: string[]): void {
+  for (const path of paths) {
+    try {
+      chmodSync(path, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }
 
 function postgres(connectionString: string, max: number): Kysely<Database> {

@@ -21,3 +21,21 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SQLITE_THREAD: value })).toThrow(new ConfigError(`SQLITE_THREAD must be 1 (on) or 0 (off), got "${value}"`));
   });
 });
+
+describe('loadConfig: sizes, levels and hosts', () => {
+  it('takes a JSON body limit in bytes or with kb, mb or gb', () => {
+    expect(loadConfig({}).jsonBodyLimit).toBe('1mb');
+    expect(loadConfig({ JSON_BODY_LIMIT: '512kb' }).jsonBodyLimit).toBe('512kb');
+    expect(loadConfig({ JSON_BODY_LIMIT: '100000' }).jsonBodyLimit).toBe('100000');
+    expect(() => loadConfig({ JSON_BODY_LIMIT: '0mb' })).toThrow(ConfigError);
+  });
+
+  it('takes an attachment host with a port, refuses one with a path', () => {
+    expect(loadConfig({ ATTACHMENT_HOST: 'CDN.Example.com:8443' }).attachmentHost).toBe('cdn.example.com:8443');
+    expect(() => loadConfig({ ATTACHMENT_HOST: 'cdn.example.com/x' })).toThrow(ConfigError);
+  });
+
+  it('refuses a seed that is a folder', () => {
+    expect(() => loadConfig({ BRANDWIRE_SEED: '/tmp' })).toThrow(new ConfigError('BRANDWIRE_SEED must name a file, and /tmp is a folder'));
+  });
+});

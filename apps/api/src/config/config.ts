@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { constants, accessSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** Everything the service reads from its environment, validated once at start-up. */
@@ -84,22 +85,62 @@ function timeZone(env: Env): string {
   return zone;
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function logLevel(env: Env): string {
+  const level = env['LOG_LEVEL'] || 'warn';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${level}"`);
+  return level;
+}
+
+/** A size as the JSON body parser reads it: bytes, or a number with kb, mb or gb. */
+function byteSize(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
+  if (!match || Number(match[1]) <= 0) throw new ConfigError(`${name} must be a size such as 1mb, 512kb or 100000 (bytes), got "${raw}"`);
+  return raw.trim();
+}
+
+function hostName(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(raw)) {
+    throw new ConfigError(`${name} must be a host name such as talk-cdn.example.com (no scheme, no path), got "${raw}"`);
+  }
+  return raw.toLowerCase();
+}
+
+function readableFile(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const path = resolve(raw);
+  try {
+    accessSync(path, constants.R_OK);
+    if (!statSync(path).isFile()) throw new ConfigError(`${name} must name a file, and ${path} is a folder`);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${name} names a file that cannot be read: ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  return path;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const upstreamUrl = url(env, 'UPSTREAM_URL', ['http:', 'https:']);
   return {
     port: port(env, 'PORT', 8080),
     host: env['HOST'] || '127.0.0.1',
     dataDir: resolve(env['BRANDWIRE_DATA_DIR'] || './.brandwire'),
-    seedFile: env['BRANDWIRE_SEED'] ? resolve(env['BRANDWIRE_SEED']) : undefined,
+    seedFile: readableFile(env, 'BRANDWIRE_SEED'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     upstreamUrl,
     // The in-process sandbox gets a fresh partner key each start; a separate messenger needs the configured one.
     upstreamPartnerKey: env['UPSTREAM_PARTNER_KEY'] || (upstreamUrl ? 'sandbox-partner-key' : randomBytes(24).toString('base64url')),
     publicUrl: url(env, 'BRANDWIRE_PUBLIC_URL', ['http:', 'https:']),
-    attachmentHost: env['ATTACHMENT_HOST'] || 'talk-cdn.sandbox.invalid',
+    attachmentHost: hostName(env, 'ATTACHMENT_HOST', 'talk-cdn.sandbox.invalid'),
     timeZone: timeZone(env),
-    logLevel: env['LOG_LEVEL'] || 'warn',
-    jsonBodyLimit: env['JSON_BODY_LIMIT'] || '1mb',
+    logLevel: logLevel(env),
+    jsonBodyLimit: byteSize(env, 'JSON_BODY_LIMIT', '1mb'),
     deliveryLeaseMs: positiveInt(env, 'DELIVERY_LEASE_MS', 30_000),
     roomCacheBytes: wholeNumber(env, 'ROOM_CACHE_MB', 32) * 1024 * 1024,
     sqliteThread: flag(env, 'SQLITE_THREAD', true),

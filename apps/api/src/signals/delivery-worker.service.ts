@@ -174,6 +174,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await Promise.all(workers);
     await this.store.signals.markDelivered(round.delivered);
     await this.store.signals.markFailed(round.failed);
+    const failed = round.failed.find((f) => !f.dead);
+    if (failed) {
+      // the url is not logged: receivers often carry their secret in it
+      this.logger.warn(`webhook of ${channelKey}: delivery failed (${failed.error}); it is tried again from ${new Date(failed.nextAttemptMs).toISOString()}`);
+    }
     // The endpoint answered: whatever waits for a retry is due now, so a receiver that is back gets it all.
     if (round.delivered.length > 0) await this.store.signals.expedite(channelKey, now);
     return { delivered: round.delivered.length, nextDueMs: nextDue(chains.values(), round) };

@@ -47,6 +47,8 @@ describe('webhook URL policy', () => {
     }
     expect(await checkWebhookUrl('ftp://example.com/x', { allowLoopback: true }, noDns)).toEqual({ ok: false, reason: 'the URL must be https (http only for loopback addresses)' });
     expect(await checkWebhookUrl('https://example.invalid/x', { allowLoopback: false }, noDns)).toEqual({ ok: false, reason: 'the host example.invalid does not resolve' });
+    // with the sandbox, http is for loopback hosts: one that does not resolve is refused for its scheme
+    expect(await checkWebhookUrl('http://example.com/x', { allowLoopback: true }, noDns)).toEqual({ ok: false, reason: 'the URL must be https (http only for loopback addresses)' });
   });
 
   it('refuses a host that resolves to a private address (DNS pointing inside)', async () => {

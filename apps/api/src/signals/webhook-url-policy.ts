@@ -53,7 +53,8 @@ export async function checkWebhookUrl(raw: string, policy: WebhookUrlPolicy, res
     try {
       addresses = await resolve(host);
     } catch {
-      return { ok: false, reason: `the host ${host} does not resolve` };
+      // an http URL is refused for its scheme unless its host is a loopback one, which this one cannot be shown to be
+      return { ok: false, reason: url.protocol === 'https:' ? `the host ${host} does not resolve` : mustBeHttps };
     }
   }
   const loopbackOnly = addresses.length > 0 && addresses.every((a) => blockedAddressReason(a, { allowLoopback: false })?.includes('loopback'));

@@ -126,6 +126,6 @@ export async function takeSnapshot(dir: string): Promise<SandboxSnapshot | undef
 /** Writes the snapshot whole or not at all (a stop cut short leaves the previous one). */
 export async function writeSnapshot(dir: string, snapshot: SandboxSnapshot): Promise<void> {
   const file = join(dir, STATE_FILE);
-  await writeFile(`${file}.tmp`, JSON.stringify(snapshot));
+  await writeFile(`${file}.tmp`, JSON.stringify(snapshot), { mode: 0o600 });
   await rename(`${file}.tmp`, file);
 }

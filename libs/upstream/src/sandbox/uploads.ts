@@ -53,7 +53,7 @@ export class UploadStore {
 
   static async create(keepIn?: string): Promise<UploadStore> {
     if (keepIn === undefined) return new UploadStore(await mkdtemp(join(tmpdir(), 'brandwire-sandbox-')), false);
-    await mkdir(keepIn, { recursive: true });
+    await mkdir(keepIn, { recursive: true, mode: 0o700 });
     return new UploadStore(keepIn, true);
   }
 
