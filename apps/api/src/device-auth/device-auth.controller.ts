@@ -1,10 +1,11 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CONFIG } from '../app/tokens';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { Public, RequiresScope } from '../common/auth/route-access';
 import type { Config } from '../config/config';
+import { ApiErrors, ErrorEnvelopeDto, type ErrorReasons, JSON_BODY_ERRORS } from '../docs/api-errors';
 import {
   ApproveDeviceDto,
   DenyDeviceDto,
@@ -15,6 +16,13 @@ import {
   DeviceTokenResponseDto,
 } from './dto/device-auth.dto';
 import { DeviceAuthService } from './device-auth.service';
+
+/** Approving or denying a user code (DeviceAuthService.pendingCode and the decision itself). */
+const DECISION_ERRORS = {
+  NOT_FOUND: 'no pairing is waiting for this user code',
+  EXPIRED: 'the user code expired: `brandwire login` has to start again',
+  BAD_REQUEST: 'the user code was already approved or denied (also meanwhile, by another call)',
+} satisfies ErrorReasons;
 
 @ApiTags('device pairing')
 @Controller('api/auth/device')
@@ -46,9 +54,21 @@ export class DeviceAuthController {
   @Post('token')
   @Public()
   @ApiOperation({ summary: 'Poll for the key of a device pairing (RFC 8628 device access token request); the key is handed out once' })
+  // RFC 8628 has clients send form-encoded bodies; JSON is taken too (common/http/body-parsing)
+  @ApiConsumes('application/x-www-form-urlencoded', 'application/json')
   @ApiBody({ type: DeviceTokenRequestDto })
   @ApiOkResponse({ type: DeviceTokenResponseDto })
-  @ApiBadRequestResponse({ type: DeviceTokenErrorDto, description: 'RFC 8628 errors: authorization_pending, slow_down, access_denied, expired_token; invalid_grant, invalid_request' })
+  @ApiExtraModels(DeviceTokenErrorDto, ErrorEnvelopeDto)
+  @ApiBadRequestResponse({
+    description:
+      'RFC 8628 errors as `{ error, error_description }`: authorization_pending, slow_down, access_denied, expired_token, invalid_grant, invalid_request, unsupported_grant_type. ' +
+      'A JSON body that cannot be read (malformed, not an object) gets the error envelope with `BAD_REQUEST` instead.',
+    content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(DeviceTokenErrorDto) }, { $ref: getSchemaPath(ErrorEnvelopeDto) }] } } },
+  })
+  @ApiErrors({
+    PAYLOAD_TOO_LARGE: 'the body is larger than the body limit (JSON_BODY_LIMIT, 1 MB by default; form-encoded bodies too)',
+    UNSUPPORTED_MEDIA_TYPE: 'the body is neither application/x-www-form-urlencoded nor JSON',
+  })
   async token(@Body() body: Record<string, unknown> | undefined, @Res({ passthrough: true }) response: Response): Promise<DeviceTokenResponseDto | DeviceTokenErrorDto> {
     const outcome = await this.deviceAuth.poll(body);
     response.status(outcome.issued ? 200 : 400);
@@ -58,18 +78,20 @@ export class DeviceAuthController {
 
   @Post('approve')
   @HttpCode(200)
-  @RequiresScope('Admin')
+  @RequiresScope('Admin', { brand: false })
   @ApiOperation({ summary: "Approve a pairing's user code, choosing the new key's scope and brands (pairing page)" })
-  @ApiOkResponse({ type: DeviceDecisionResponseDto, description: '404 NOT_FOUND unknown code, 409 EXPIRED, 400 BAD_REQUEST already decided' })
+  @ApiOkResponse({ type: DeviceDecisionResponseDto })
+  @ApiErrors(JSON_BODY_ERRORS, DECISION_ERRORS, { FORBIDDEN: 'the approving key has no access to a brand listed in brands' })
   approve(@CurrentPrincipal() principal: Principal, @Body() dto: ApproveDeviceDto): Promise<DeviceDecisionResponseDto> {
     return this.deviceAuth.approve(principal, dto);
   }
 
   @Post('deny')
   @HttpCode(200)
-  @RequiresScope('Admin')
+  @RequiresScope('Admin', { brand: false })
   @ApiOperation({ summary: "Deny a pairing's user code (pairing page)" })
   @ApiOkResponse({ type: DeviceDecisionResponseDto })
+  @ApiErrors(JSON_BODY_ERRORS, DECISION_ERRORS)
   deny(@CurrentPrincipal() principal: Principal, @Body() dto: DenyDeviceDto): Promise<DeviceDecisionResponseDto> {
     return this.deviceAuth.deny(principal, dto);
   }

@@ -8,9 +8,9 @@ import { RequiresScope } from '../common/auth/route-access';
 import type { Config } from '../config/config';
 
 class PlanDto {
-  @ApiProperty({ description: 'consultations the plan allows' }) consultations!: number;
-  @ApiProperty({ description: 'consultations counted so far' }) used!: number;
-  @ApiProperty({ description: 'consultations left; sending is refused with 402 PLAN_EXHAUSTED at 0' }) remaining!: number;
+  @ApiProperty({ type: 'integer', description: 'consultations the plan allows' }) consultations!: number;
+  @ApiProperty({ type: 'integer', description: 'consultations counted so far' }) used!: number;
+  @ApiProperty({ type: 'integer', description: 'consultations left; sending is refused with 402 PLAN_EXHAUSTED at 0' }) remaining!: number;
 }
 
 class ChannelDto {
@@ -45,7 +45,8 @@ export class MeController {
   ) {}
 
   @Get()
-  @RequiresScope('BrandRead')
+  // every key's scope is at least BrandRead, and no brand is named: never 403
+  @RequiresScope('BrandRead', { brand: false })
   @ApiOperation({ summary: 'The key itself and the brands and channels it may use' })
   @ApiOkResponse({ type: MeResponseDto })
   async me(@CurrentPrincipal() principal: Principal): Promise<MeResponseDto> {

@@ -1,7 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
+import { ApiErrors, BRAND_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 import { ConversationExportService } from './conversation-export.service';
 import { ConversationExportQueryDto, ConversationExportResponseDto } from './dto/conversation-export.dto';
 import { ConversationQueryDto, ConversationsQueryDto, MessagesQueryDto, RoomsQueryDto } from './dto/retrieval-query.dto';
@@ -20,6 +21,7 @@ export class RetrievalController {
   @Get('rooms')
   @ApiOperation({ summary: 'Rooms with a consultation in progress' })
   @ApiOkResponse({ type: RoomsResponseDto })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
   rooms(@CurrentPrincipal() principal: Principal, @Query() query: RoomsQueryDto): Promise<RoomsResponseDto> {
     return this.retrieval.rooms(principal, query);
   }
@@ -27,6 +29,7 @@ export class RetrievalController {
   @Get('rooms/:userKey/messages')
   @ApiOperation({ summary: "A customer's recent journal items, newest first" })
   @ApiOkResponse({ type: MessagesResponseDto })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
   messages(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Query() query: MessagesQueryDto): Promise<MessagesResponseDto> {
     return this.retrieval.messages(principal, userKey, query);
   }
@@ -34,6 +37,7 @@ export class RetrievalController {
   @Get('conversations')
   @ApiOperation({ summary: 'Conversation summaries per channel, most recent first' })
   @ApiOkResponse({ type: [BrandConversationsDto] })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
   conversations(@CurrentPrincipal() principal: Principal, @Query() query: ConversationsQueryDto): Promise<BrandConversationsDto[]> {
     return this.retrieval.conversations(principal, query);
   }
@@ -47,7 +51,7 @@ export class RetrievalController {
       'Conversations started while paging may fall before the cursor: read again to pick them up.',
   })
   @ApiOkResponse({ type: ConversationExportResponseDto })
-  @ApiBadRequestResponse({ description: '`after` is not a cursor of this service, or `max` is outside 1 to 1000 (`BAD_REQUEST`, naming the field)' })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, { BAD_REQUEST: '`after` is not a cursor of this service, or `max` is outside 1 to 1000' })
   exportConversations(@CurrentPrincipal() principal: Principal, @Query() query: ConversationExportQueryDto): Promise<ConversationExportResponseDto> {
     return this.exports.page(principal, query);
   }
@@ -55,7 +59,7 @@ export class RetrievalController {
   @Get('conversation')
   @ApiOperation({ summary: 'One conversation with its lines' })
   @ApiOkResponse({ type: ConversationResponseDto })
-  @ApiNotFoundResponse({ description: 'unknown convId (`NO_CONV`)' })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, { NO_CONV: 'no conversation with this convId on the channel' })
   conversation(@CurrentPrincipal() principal: Principal, @Query() query: ConversationQueryDto): Promise<ConversationResponseDto> {
     return this.retrieval.conversation(principal, query);
   }

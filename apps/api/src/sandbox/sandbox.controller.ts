@@ -1,21 +1,30 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
+import { ApiErrors, BRAND_ERRORS, type ErrorReasons, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
 import { AdvanceClockDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import { SandboxService } from './sandbox.service';
 
-/** Present only while the sandbox messenger is the upstream. */
+/** The sandbox messenger's refusals: a bad request is the caller's; others are HTTP 200 with ok:false and its code. */
+const SANDBOX_ERRORS = {
+  BAD_REQUEST: 'the sandbox messenger refused the request as malformed',
+  UPSTREAM_UNAVAILABLE: 'the sandbox messenger could not be reached, or its callback to this service failed',
+} satisfies ErrorReasons;
+
+/** Present only while the sandbox messenger is the upstream. Every route but the clock names a channel. */
 @ApiTags('sandbox')
 @Controller('sandbox')
-@RequiresScope('BrandRead')
 export class SandboxController {
   constructor(private readonly sandbox: SandboxService) {}
 
   @Post('customers/:userKey/messages')
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer writes; starts a consultation when none is in progress' })
+  @RequiresScope('BrandRead')
+  @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   customerWrites(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: CustomerWritesDto) {
     return this.sandbox.customerWrites(principal, userKey, dto);
   }
@@ -23,6 +32,9 @@ export class SandboxController {
   @Post('customers/:userKey/end')
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer leaves the chat' })
+  @RequiresScope('BrandRead')
+  @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   customerLeaves(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: SandboxBrandDto) {
     return this.sandbox.customerLeaves(principal, userKey, dto);
   }
@@ -30,6 +42,9 @@ export class SandboxController {
   @Post('customers/:userKey/consent')
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer agrees to share nickname and phone number' })
+  @RequiresScope('BrandRead')
+  @ApiOkResponse({ description: "ok:true (the result is relayed, not journaled), or ok:false with the sandbox messenger's code" })
+  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   customerConsents(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: CustomerConsentDto) {
     return this.sandbox.customerConsents(principal, userKey, dto);
   }
@@ -37,6 +52,9 @@ export class SandboxController {
   @Post('customers/:userKey/tap')
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer taps a quick reply of an agent bubble' })
+  @RequiresScope('BrandRead')
+  @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   customerTaps(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: CustomerTapDto) {
     return this.sandbox.customerTaps(principal, userKey, dto);
   }
@@ -44,12 +62,18 @@ export class SandboxController {
   @Post('customers/:userKey/other-tool-delete')
   @HttpCode(200)
   @ApiOperation({ summary: 'Another agent tool deletes an agent bubble (the service hears of it by callback)' })
+  @RequiresScope('BrandRead')
+  @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   deleteFromOtherTool(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: OtherToolDeleteDto) {
     return this.sandbox.deleteFromOtherTool(principal, userKey, dto);
   }
 
   @Get('customers/:userKey/chat')
   @ApiOperation({ summary: "What the simulated customer's chat shows, oldest first" })
+  @RequiresScope('BrandRead')
+  @ApiOkResponse({ description: "ok:true and the bubbles, or ok:false with the sandbox messenger's code" })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   chat(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Query() query: BrandQueryDto) {
     return this.sandbox.chat(principal, userKey, query.brand);
   }
@@ -57,6 +81,9 @@ export class SandboxController {
   @Post('clock')
   @HttpCode(200)
   @ApiOperation({ summary: "Moves the sandbox's clock and the service's together" })
+  @RequiresScope('BrandRead', { brand: false })
+  @ApiOkResponse({ description: "ok:true and the clock's new time (now, epoch milliseconds)" })
+  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   advanceClock(@Body() dto: AdvanceClockDto) {
     return this.sandbox.advanceClock(dto);
   }

@@ -82,6 +82,20 @@ describe('GET /api/agent/signals/stream', () => {
     expect(events[2]?.data).toMatchObject({ userKey: 'e-consent', nickname: 'Mina', phoneNumber: '010-1234-5678' });
   });
 
+  it('with after=now streams only the signals written from then on', async () => {
+    await h.customerWrites('e-before', { text: 'written before the stream opened' });
+    const live = readEvents(`${h.url}/api/agent/signals/stream?brand=acme-kakao&after=now`, TOKENS.reader, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.customerWrites('e-after', { text: 'written after' });
+    const events = await live;
+    expect(events.map((e) => [e.event, e.data['userKey']])).toEqual([
+      ['reference', 'e-after'],
+      ['message', 'e-after'],
+    ]);
+    const wrong = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao&after=later', { token: TOKENS.reader });
+    expect([wrong.status, wrong.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'after must be a seq such as 12, an event id such as 12.0, or now' }]);
+  });
+
   it('takes an empty Last-Event-ID as none: the stream starts from the first signal', async () => {
     await h.customerWrites('e-empty', { text: 'hello' });
     const all = (await h.get<{ signals: Array<{ id: string }> }>('/api/agent/signals?brand=acme-kakao&max=2', TOKENS.reader)).body.signals.map((s) => s.id);

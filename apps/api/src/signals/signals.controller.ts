@@ -7,6 +7,7 @@ import { STORE } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
+import { ApiErrors, BRAND_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 import { fail } from '../common/errors/envelope';
 import { SignalsQueryDto, SignalsResponseDto, StreamQueryDto } from './dto/signals.dto';
 import { SignalBus } from './signal-bus';
@@ -30,6 +31,7 @@ export class SignalsController implements BeforeApplicationShutdown {
   @Get()
   @ApiOperation({ summary: 'The signals after a seq, for catching up (same payloads as the webhook)' })
   @ApiOkResponse({ type: SignalsResponseDto })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, { BAD_REQUEST: "`after` is past the channel's last seq (not a cursor this service gave)" })
   after(@CurrentPrincipal() principal: Principal, @Query() query: SignalsQueryDto): Promise<SignalsResponseDto> {
     return this.signals.after(principal, query);
   }
@@ -37,12 +39,17 @@ export class SignalsController implements BeforeApplicationShutdown {
   @Get('stream')
   @ApiOperation({ summary: 'A live Server-Sent Events stream of the signals; resumes after Last-Event-ID' })
   @ApiProduces('text/event-stream')
+  @ApiOkResponse({
+    description:
+      'Server-Sent Events: `event` is the signal kind, `data` the signal (SignalDto) as JSON, `id` its "<seq>.<part>" (personal_info results are sent live only, without an id); errors before the stream opens are JSON',
+  })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'the id of the last event received ("<seq>.<part>")' })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, { BAD_REQUEST: "Last-Event-ID is not an event id, or it (or `after`) is past the channel's last seq" })
   async stream(@CurrentPrincipal() principal: Principal, @Query() query: StreamQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const channel = await this.access.channelFor(principal, query.brand, 'brand');
     // an empty Last-Event-ID is none (what a client sends before its first event)
     const resume = req.header('last-event-id') || query.after;
-    const cursor = resume === undefined ? FROM_START : parseSignalCursor(resume);
+    const cursor = resume === 'now' ? await this.signals.endCursor(channel.key) : resume === undefined ? FROM_START : parseSignalCursor(resume);
     if (!cursor) throw fail('BAD_REQUEST', 'Last-Event-ID must be an event id such as 12.0');
     await this.signals.refuseCursorPastTheEnd(channel.key, cursor.seq, 'Last-Event-ID');
     const close = streamSignals(this.store, this.bus, channel.key, cursor, req, res);

@@ -35,6 +35,11 @@ export class SignalsService {
     };
   }
 
+  /** After every signal written so far: a stream from here has only what happens from now on. */
+  async endCursor(channelKey: string): Promise<{ seq: number; part: number }> {
+    return { seq: await this.store.journal.lastSeq(channelKey), part: Number.MAX_SAFE_INTEGER };
+  }
+
   /** A cursor past the channel's last seq was not given by this service: kept, it would skip the signals to come. */
   async refuseCursorPastTheEnd(channelKey: string, seq: number, name: string): Promise<void> {
     const lastSeq = await this.store.journal.lastSeq(channelKey);

@@ -11,6 +11,7 @@ import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
 import type { SandboxLink } from '../sandbox/sandbox-link';
 import { SetWebhookDto, WebhookSettingsDto } from './dto/signals.dto';
 import { checkWebhookUrl } from './webhook-url-policy';
+import { ApiErrors, BRAND_ERRORS, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 
 /** The channel's inbound webhook (the "inbound domain"): readable by every key of the brand, set by Admin keys. */
 @ApiTags('settings')
@@ -26,6 +27,7 @@ export class WebhookSettingsController {
   @RequiresScope('BrandRead')
   @ApiOperation({ summary: 'The inbound webhook URL (and, for Admin keys, its signing secret)' })
   @ApiOkResponse({ type: WebhookSettingsDto })
+  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
   async get(@CurrentPrincipal() principal: Principal, @Query() query: BrandQueryDto): Promise<WebhookSettingsDto> {
     const channel = await this.access.channelFor(principal, query.brand, 'brand');
     return this.view(principal, channel.key);
@@ -35,6 +37,7 @@ export class WebhookSettingsController {
   @RequiresScope('Admin')
   @ApiOperation({ summary: 'Sets or clears the inbound webhook URL (Admin)' })
   @ApiOkResponse({ type: WebhookSettingsDto })
+  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, { BAD_REQUEST: 'the url is missing, empty, not https (http only to loopback with the sandbox messenger), carries credentials, or reaches a private, link-local or metadata address' })
   async set(@CurrentPrincipal() principal: Principal, @Body() dto: SetWebhookDto): Promise<WebhookSettingsDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     let url: string | null = null;

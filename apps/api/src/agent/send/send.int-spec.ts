@@ -122,6 +122,11 @@ describe('POST /api/agent/send', () => {
     expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining(field) });
   });
 
+  it.each(['', '  '])('answers a userKey of %j with one message, not one per rule', async (userKey) => {
+    const reply = await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey, text: 'x' });
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'userKey must not be blank (empty or only spaces)' }]);
+  });
+
   it('answers malformed JSON with 400 BAD_REQUEST in the envelope', async () => {
     const reply = await h.request('POST', '/api/agent/send', { rawBody: '{"brandKey": "acme-kakao",', token: TOKENS.writer });
     expect(reply.status).toBe(400);

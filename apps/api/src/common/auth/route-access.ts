@@ -1,19 +1,37 @@
-import type { Scope } from '@brandwire/domain';
+import { SCOPES, type Scope } from '@brandwire/domain';
 import { SetMetadata, applyDecorators } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiErrors } from '../../docs/api-errors';
 
 /** How a route is reached: with a key of at least a scope, openly, or only by the messenger's callbacks. */
 export type RouteAccess = { kind: 'scope'; scope: Scope } | { kind: 'public' } | { kind: 'upstream-callback' };
 
 export const ROUTE_ACCESS = 'brandwire:route-access';
 
-/** Requires a bearer key whose scope is at least `scope`; the global guard authenticates first. */
-export function RequiresScope(scope: Scope): MethodDecorator & ClassDecorator {
+export interface ScopeDocs {
+  /**
+   * The route names a brand (`brandKey` or `brand`) that the key must have been given, so that it may answer 403
+   * FORBIDDEN whatever the scope; default true. Only documentation: BrandAccessService checks it.
+   */
+  brand?: boolean;
+}
+
+/**
+ * Requires a bearer key whose scope is at least `scope`; the global guard authenticates first. Documents 401, and
+ * 403 where it can happen: a scope above the lowest, or a brand the key may not have been given.
+ */
+export function RequiresScope(scope: Scope, docs: ScopeDocs = {}): MethodDecorator & ClassDecorator {
+  const forbidden = [
+    ...(scope === SCOPES[0] ? [] : [`the key's scope is below ${scope}`]),
+    ...(docs.brand === false ? [] : ['the key has no access to the brand the request names']),
+  ];
   return applyDecorators(
     SetMetadata(ROUTE_ACCESS, { kind: 'scope', scope } satisfies RouteAccess),
     ApiBearerAuth(),
-    ApiUnauthorizedResponse({ description: 'missing or unknown key (`UNAUTHORIZED`)' }),
-    ApiForbiddenResponse({ description: `the key's scope is below ${scope}, or it has no access to the brand (\`FORBIDDEN\`)` }),
+    ApiErrors({
+      UNAUTHORIZED: 'no Authorization header, one that is not "Bearer <key>", or an unknown key',
+      ...(forbidden.length > 0 ? { FORBIDDEN: forbidden.join(', or ') } : {}),
+    }),
   );
 }
 

@@ -7,8 +7,8 @@ export class DeviceCodeResponseDto {
   @ApiProperty({ example: 'BCDF-GHJK', description: 'the code the person confirms on the pairing page' }) user_code!: string;
   @ApiProperty({ example: 'http://127.0.0.1:8080/pair' }) verification_uri!: string;
   @ApiProperty({ example: 'http://127.0.0.1:8080/pair?code=BCDF-GHJK' }) verification_uri_complete!: string;
-  @ApiProperty({ description: 'seconds until the codes expire' }) expires_in!: number;
-  @ApiProperty({ description: 'seconds the CLI waits between polls' }) interval!: number;
+  @ApiProperty({ type: 'integer', description: 'seconds until the codes expire' }) expires_in!: number;
+  @ApiProperty({ type: 'integer', description: 'seconds the CLI waits between polls' }) interval!: number;
 }
 
 export class DeviceTokenRequestDto {
@@ -29,7 +29,7 @@ export class DeviceTokenErrorDto {
   @ApiProperty({ enum: ['authorization_pending', 'slow_down', 'access_denied', 'expired_token', 'invalid_grant', 'invalid_request', 'unsupported_grant_type'] })
   error!: string;
   @ApiProperty() error_description!: string;
-  @ApiPropertyOptional({ description: 'with slow_down: the interval in force from now on' }) interval?: number;
+  @ApiPropertyOptional({ type: 'integer', description: 'with slow_down: the interval in force from now on, seconds' }) interval?: number;
 }
 
 export class DenyDeviceDto {

@@ -16,7 +16,7 @@ export class ConversationExportQueryDto extends BrandQueryDto {
   @Matches(/^[A-Za-z0-9_-]+$/, { message: CURSOR_MESSAGE })
   after?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: EXPORT_MAX_LIMIT, default: EXPORT_MAX_DEFAULT, description: 'conversations per page' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: EXPORT_MAX_LIMIT, default: EXPORT_MAX_DEFAULT, description: 'conversations per page' })
   @IsOptional()
   @QueryInteger()
   @IsInt()

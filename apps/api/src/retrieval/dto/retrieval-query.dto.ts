@@ -17,7 +17,7 @@ export class BrandQueryDto {
 }
 
 export class MessagesQueryDto extends BrandQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_MESSAGES_LIMIT, default: MAX_MESSAGES_DEFAULT })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_MESSAGES_LIMIT, default: MAX_MESSAGES_DEFAULT })
   @IsOptional()
   @QueryInteger()
   @IsInt()
@@ -27,7 +27,7 @@ export class MessagesQueryDto extends BrandQueryDto {
 }
 
 export class RoomsQueryDto extends BrandQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: ROOMS_MAX_LIMIT, default: ROOMS_MAX_DEFAULT })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: ROOMS_MAX_LIMIT, default: ROOMS_MAX_DEFAULT })
   @IsOptional()
   @QueryInteger()
   @IsInt()
@@ -50,7 +50,7 @@ export class ConversationsQueryDto {
   @IsNotEmpty()
   userKey?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: CONVERSATIONS_MAX_LIMIT, default: CONVERSATIONS_MAX_DEFAULT, description: 'per channel, most recent first' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: CONVERSATIONS_MAX_LIMIT, default: CONVERSATIONS_MAX_DEFAULT, description: 'per channel, most recent first' })
   @IsOptional()
   @QueryInteger()
   @IsInt()

@@ -2,12 +2,12 @@ import { JOURNAL_KINDS, type JournalKind, type LineRole } from '@brandwire/domai
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class MessageItemDto {
-  @ApiProperty({ description: 'journal sequence; equals seq in the inbound signal' }) seq!: number;
+  @ApiProperty({ type: 'integer', description: 'journal sequence; equals seq in the inbound signal' }) seq!: number;
   @ApiProperty() userKey!: string;
   @ApiProperty() sessionId!: string;
   @ApiProperty({ enum: JOURNAL_KINDS }) kind!: JournalKind;
   @ApiProperty({ description: 'message body; customer attachments as "[type] <url>" lines' }) text!: string;
-  @ApiProperty({ description: 'time received, epoch milliseconds' }) timestampUnixMs!: number;
+  @ApiProperty({ type: 'integer', description: 'time received, epoch milliseconds' }) timestampUnixMs!: number;
   @ApiPropertyOptional({ description: 'only on agent and deleted items' }) serial?: string;
   @ApiPropertyOptional({ description: 'true only on a deleted outbound message', enum: [true] }) deleted?: true;
 }
@@ -21,11 +21,11 @@ export class MessagesResponseDto {
 
 export class RoomSummaryDto {
   @ApiProperty() userKey!: string;
-  @ApiProperty() lastSeq!: number;
+  @ApiProperty({ type: 'integer' }) lastSeq!: number;
   @ApiProperty() lastText!: string;
   @ApiProperty({ enum: JOURNAL_KINDS }) lastKind!: JournalKind;
-  @ApiProperty() lastTimestampUnixMs!: number;
-  @ApiProperty() count!: number;
+  @ApiProperty({ type: 'integer', description: 'epoch milliseconds' }) lastTimestampUnixMs!: number;
+  @ApiProperty({ type: 'integer' }) count!: number;
   @ApiProperty() ended!: boolean;
 }
 
@@ -38,12 +38,12 @@ export class RoomsResponseDto {
 export class ConversationSummaryDto {
   @ApiProperty() convId!: string;
   @ApiProperty() userKey!: string;
-  @ApiProperty({ description: 'seq of the last item' }) seq!: number;
+  @ApiProperty({ type: 'integer', description: 'seq of the last item' }) seq!: number;
   @ApiProperty() sessionId!: string;
   @ApiProperty() ended!: boolean;
   @ApiProperty({ description: 'ISO 8601 with offset', example: '2026-11-21T17:00:00.000+09:00' }) lastActivity!: string;
   @ApiProperty({ description: 'last text' }) last!: string;
-  @ApiProperty({ description: 'number of items' }) count!: number;
+  @ApiProperty({ type: 'integer', description: 'number of items' }) count!: number;
 }
 
 export class BrandConversationsDto {
@@ -63,7 +63,7 @@ export class ConversationResponseDto {
   @ApiProperty() brand!: string;
   @ApiProperty() convId!: string;
   @ApiProperty() userKey!: string;
-  @ApiProperty({ description: 'seq of the last item' }) seq!: number;
+  @ApiProperty({ type: 'integer', description: 'seq of the last item' }) seq!: number;
   @ApiProperty() sessionId!: string;
   @ApiProperty() ended!: boolean;
   @ApiProperty({ type: [ConversationLineDto] }) lines!: ConversationLineDto[];

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 
 const ATTACHMENT_TYPES = ['photo', 'video', 'audio', 'file'] as const;
 
@@ -78,8 +78,8 @@ export class CustomerTapDto extends SandboxBrandDto {
   @IsNotEmpty()
   serial!: string;
 
-  @ApiProperty({ description: 'index of the quick reply', minimum: 0 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @ApiProperty({ type: 'integer', description: 'index of the quick reply (a bubble has at most 10)', minimum: 0, maximum: 9 })
+  @IsInt()
   @Min(0)
   @Max(9)
   quickReply!: number;

@@ -8,7 +8,7 @@ export class SetPlanDto {
   @MaxLength(200)
   brandKey!: string;
 
-  @ApiProperty({ description: 'consultations the plan allows', minimum: 0 })
+  @ApiProperty({ type: 'integer', description: 'consultations the plan allows', minimum: 0, maximum: 1_000_000_000 })
   @IsInt()
   @Min(0)
   @Max(1_000_000_000)
@@ -18,7 +18,7 @@ export class SetPlanDto {
 export class PlanResponseDto {
   @ApiProperty() ok!: true;
   @ApiProperty() brand!: string;
-  @ApiProperty({ description: 'consultations the plan allows' }) consultations!: number;
-  @ApiProperty({ description: 'consultations counted so far' }) used!: number;
-  @ApiProperty({ description: 'consultations left' }) remaining!: number;
+  @ApiProperty({ type: 'integer', description: 'consultations the plan allows' }) consultations!: number;
+  @ApiProperty({ type: 'integer', description: 'consultations counted so far' }) used!: number;
+  @ApiProperty({ type: 'integer', description: 'consultations left' }) remaining!: number;
 }

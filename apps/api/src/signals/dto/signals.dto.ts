@@ -15,7 +15,7 @@ export class SignalsQueryDto {
   @Matches(/^\d{1,15}(\.\d{1,3})?$/, { message: 'after must be a seq such as 12 or an event id such as 12.0' })
   after?: string;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: 1000, default: 100 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
   @IsOptional()
   @QueryInteger()
   @IsInt()
@@ -31,22 +31,37 @@ export class StreamQueryDto {
   @MaxLength(200)
   brand!: string;
 
-  @ApiPropertyOptional({ description: 'resume after this event id when the Last-Event-ID header is absent' })
+  @ApiPropertyOptional({ description: 'resume after this event id when the Last-Event-ID header is absent; `now`: only signals written from now on' })
   @IsOptional()
-  @Matches(/^\d{1,15}(\.\d{1,3})?$/, { message: 'after must be a seq such as 12 or an event id such as 12.0' })
+  @Matches(/^(\d{1,15}(\.\d{1,3})?|now)$/, { message: 'after must be a seq such as 12, an event id such as 12.0, or now' })
   after?: string;
 }
 
 export class SignalDto {
   @ApiProperty({ enum: SIGNAL_KINDS }) kind!: string;
-  @ApiProperty({ description: "equals the journal item's seq" }) seq!: number;
+  @ApiProperty({ type: 'integer', description: "equals the journal item's seq (a personal_info signal has a seq of its own and no journal item)" }) seq!: number;
   @ApiProperty() brandKey!: string;
   @ApiProperty() userKey!: string;
-  @ApiProperty() timestampUnixMs!: number;
-  @ApiPropertyOptional({ description: 'agent and deleted' }) serial?: string;
+  @ApiProperty({ type: 'integer', description: 'epoch milliseconds' }) timestampUnixMs!: number;
+  @ApiPropertyOptional({ description: 'agent and deleted: the serial of the send (its first bubble) or of the deleted bubble' }) serial?: string;
+  @ApiPropertyOptional({
+    type: [String],
+    description: "agent, when the send delivered several bubbles as one journal item (the images of an attachment send): every bubble's serial, in order; each deleted signal names one of them",
+  })
+  serials?: string[];
   @ApiPropertyOptional({ enum: ['accepted'], description: 'the first of the two agent signals of a send' }) phase?: 'accepted';
   @ApiPropertyOptional({ type: Object, description: 'reference: values set at connect time' }) reference?: Record<string, unknown>;
   @ApiPropertyOptional({ type: Object, nullable: true }) lastReference?: Record<string, unknown> | null;
+  @ApiPropertyOptional({
+    description: "personal_info: the customer's nickname, shared by consent; relayed once (webhook and open signal streams), never stored, never in GET /api/agent/signals",
+    example: 'Jiwoo',
+  })
+  nickname?: string;
+  @ApiPropertyOptional({
+    description: "personal_info: the customer's phone number, shared by consent; relayed once (webhook and open signal streams), never stored, never in GET /api/agent/signals",
+    example: '010-1234-5678',
+  })
+  phoneNumber?: string;
 }
 
 export class SignalEntryDto {

@@ -48,7 +48,7 @@ export class UploadImageResponseDto {
   @ApiProperty({ description: 'messenger-hosted URL, for rich img_url (rich) or send/image (plain)' }) url!: string;
   @ApiProperty({ enum: IMAGE_TYPES }) imageType!: 'rich' | 'plain';
   @ApiProperty({ description: 'file name' }) name!: string;
-  @ApiProperty({ description: 'bytes uploaded (after preparation)' }) size!: number;
+  @ApiProperty({ type: 'integer', description: 'bytes uploaded (after preparation)' }) size!: number;
 }
 
 export class UploadFileResponseDto {
@@ -58,5 +58,5 @@ export class UploadFileResponseDto {
   @ApiProperty({ description: 'messenger-hosted URL' }) url!: string;
   @ApiProperty({ enum: FILE_TYPES }) fileType!: 'file' | 'audio' | 'video';
   @ApiProperty({ description: 'file name' }) name!: string;
-  @ApiProperty({ description: 'bytes' }) size!: number;
+  @ApiProperty({ type: 'integer', description: 'bytes' }) size!: number;
 }

@@ -17,7 +17,7 @@ export class DeleteDto extends CustomerTargetDto {
   @IsNotEmpty()
   text?: string;
 
-  @ApiPropertyOptional({ minimum: LOOKBACK_MIN_S, maximum: LOOKBACK_MAX_S, default: LOOKBACK_DEFAULT_S, description: 'lookback of the text search, seconds' })
+  @ApiPropertyOptional({ type: 'integer', minimum: LOOKBACK_MIN_S, maximum: LOOKBACK_MAX_S, default: LOOKBACK_DEFAULT_S, description: 'lookback of the text search, whole seconds' })
   @IsOptional()
   @IsInt()
   @Min(LOOKBACK_MIN_S)
@@ -25,9 +25,10 @@ export class DeleteDto extends CustomerTargetDto {
   withinSeconds?: number;
 }
 
+/** The answer of a delete: HTTP 200 (deleted, or refused by the messenger), or 409 (refused here; see the operation's 409). */
 export class DeleteResponseDto {
-  @ApiProperty() ok!: boolean;
-  @ApiProperty({ description: '"0" on success; NOT_FOUND, NOT_DELETABLE, ALREADY_DELETED, EXPIRED or a messenger code' }) code!: string;
-  @ApiProperty({ type: String, nullable: true }) message!: string | null;
-  @ApiPropertyOptional({ description: 'the bubble deleted (or that could not be)' }) serial?: string;
+  @ApiProperty({ description: 'false when the messenger refused the delete' }) ok!: boolean;
+  @ApiProperty({ description: '"0" on success, otherwise the messenger result code unchanged', example: '0' }) code!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'null on success' }) message!: string | null;
+  @ApiProperty({ description: 'the bubble deleted (or that the messenger refused to delete)', example: 'bw-1763744400000000-k3x9q2' }) serial!: string;
 }

@@ -8,10 +8,10 @@ export class CustomerTargetDto {
   @MaxLength(200)
   brandKey!: string;
 
-  @ApiProperty({ description: 'the customer key', example: 'u-1001' })
+  @ApiProperty({ description: 'the customer key; not empty or blank', example: 'u-1001', minLength: 1, maxLength: 200, pattern: '\\S' })
   @IsString()
-  @IsNotEmpty()
-  @Matches(/\S/, { message: '$property must not be blank' })
+  // one rule for empty and blank alike, so that "" gets one message (IsNotEmpty would add a second)
+  @Matches(/\S/, { message: '$property must not be blank (empty or only spaces)' })
   @MaxLength(200)
   userKey!: string;
 }
