@@ -68,18 +68,15 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const start = await cli(['gateway', 'start', '--json']);
     expect({ code: start.code, stderr: start.stderr }).toEqual({ code: 0, stderr: '' });
     const started = start.json<{ pid: number }>();
-    expect(started).toEqual({ ok: true, started: true, pid: expect.any(Number), port, startedAt: expect.any(String), statePath, logPath, graphPath: join(config, 'knowledge', 'graph.kuzu') });
+    expect(started).toEqual({ ok: true, started: true, pid: expect.any(Number), port, startedAt: expect.any(String), relays: [], statePath, logPath, graphPath: join(config, 'knowledge', 'graph.kuzu') });
     expect(isAlive(started.pid)).toBe(true);
     expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ pid: started.pid, port, graph: join(config, 'knowledge', 'graph.kuzu') });
     expect(readFileSync(logPath, 'utf8')).toContain(`gateway started: pid ${started.pid}`);
 
-    // relay settings stored by setup: the gateway says it does not use them yet
-    writeFileSync(join(config, 'config.json'), JSON.stringify({ knowledge: { queryPort: port }, gateway: { sink: { type: 'slack', url: 'https://hooks.example.invalid/x' } } }), { mode: 0o600 });
     const again = await cli(['gateway', 'start']);
-    writeConfig(config);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(new RegExp(`^The gateway is already running\\.\\npid: +${started.pid}\\nport: +${port}\\n`));
-    expect(again.stderr).toBe('Note: this gateway serves the knowledge query API only; it does not relay signals to the team-chat sink or CRM set with `brandwire setup` yet (their settings are kept).\n');
+    expect(again.stdout).toMatch(new RegExp(`^The gateway is already running\\.\\npid: +${started.pid}\\nport: +${port}\\nrelays: +none \\(set a team-chat sink or a CRM with \`brandwire setup\`\\)\\n`));
+    expect(again.stderr).toBe('');
 
     const status = await cli(['gateway', 'status', '--json']);
     expect(status.json()).toMatchObject({ ok: true, running: true, pid: started.pid, port, answers: true, uptimeSeconds: expect.any(Number) });
@@ -146,12 +143,12 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
 
   it('restarts with a new pid, and stops: the daemon exits, its state file goes, the knowledge commands open the graph again', async () => {
     const before = (JSON.parse(readFileSync(statePath, 'utf8')) as { pid: number }).pid;
-    // relay settings stored by setup: restart says it does not use them, as start does
+    // relay settings stored by setup: the restarted gateway relays to them
     writeFileSync(join(config, 'config.json'), JSON.stringify({ knowledge: { queryPort: port }, gateway: { crm: { url: 'https://crm.example.invalid/hook' } } }), { mode: 0o600 });
     const restart = await cli(['gateway', 'restart', '--json']);
     writeConfig(config);
-    expect(restart.code).toBe(0);
-    expect(restart.stderr).toBe('Note: this gateway serves the knowledge query API only; it does not relay signals to the team-chat sink or CRM set with `brandwire setup` yet (their settings are kept).\n');
+    expect({ code: restart.code, stderr: restart.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(restart.json()).toMatchObject({ relays: ['CRM'] });
     const after = restart.json<{ pid: number; stoppedPid: number; started: boolean }>();
     expect(after).toMatchObject({ ok: true, started: true, stoppedPid: before, port });
     expect(after.pid).not.toBe(before);

@@ -22,6 +22,10 @@ its query API and view page on 127.0.0.1 until SIGTERM or SIGINT.
                    that builds a huge list would otherwise take the machine's memory
   --help           this text
 
+With BRANDWIRE_GATEWAY_RELAY set (JSON: endpoint, token, sink, crm; \`brandwire gateway start\` sets it from the
+config), it also relays every channel's signals to the team chat and the CRM, keeping where it stopped in
+relay-cursors.json beside the state file.
+
 Logs one line per start, stop and error on stdout. Exit codes: 0 stopped by a signal, 1 failed, 2 bad command line.`;
 
 export interface GatewayOptions {

@@ -1,12 +1,15 @@
 /**
- * The gateway daemon: today the knowledge query API and view page over the graph it holds read-only; relaying
- * signals to a team chat, CRM and AI joins here later.
+ * The gateway daemon: the knowledge query API and view page over the graph it holds read-only, and, when
+ * `brandwire gateway start` hands it relay settings, the relay of the channels' signals to a team chat and a CRM.
  */
 import { GATEWAY_SERVICE, type KnowledgeBackend, KnowledgeApiError, type KnowledgeServer, startKnowledgeServer } from '@brandwire/knowledge-web';
+import { dirname, join } from 'node:path';
 import { log, messageOf } from './gateway-log';
 import type { GatewayOptions } from './gateway-options';
 import { openGraphBackend } from './graph-access';
 import { guardMemory } from './memory-guard';
+import { type RunningRelay, startRelay } from './relay/relay';
+import { RELAY_ENV, relaySettingsFrom } from './relay/relay-settings';
 import { removeState, writeState } from './state-file';
 
 export interface RunningGateway {
@@ -21,7 +24,9 @@ function describeGraph(path: string, status: Awaited<ReturnType<KnowledgeBackend
   return `graph ${path} (read-only, ${nodes} nodes, ${relations} relations)`;
 }
 
-export async function startGateway(options: GatewayOptions): Promise<RunningGateway> {
+export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
+  // what to relay is checked before anything opens: a setting that cannot work stops the start
+  const relaySettings = relaySettingsFrom(env[RELAY_ENV]);
   const backend = await openGraphBackend(options.graph);
   let server: KnowledgeServer | undefined;
   try {
@@ -44,6 +49,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     throw error;
   }
   const listening = server;
+  const relay: RunningRelay | undefined = relaySettings && relaySettings.targets.length > 0 ? startRelay(relaySettings, relayCursorsPath(options.state), log) : undefined;
   const unguard = guardMemory(options.memoryLimitMb, (rssMb) => {
     log(`error: the gateway uses ${rssMb} MB, over its limit of ${options.memoryLimitMb} MB (a query building a huge list, such as UNWIND range(1, 100000000)); stopping before the machine runs out of memory`);
     removeState(options.state, process.pid);
@@ -55,6 +61,7 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
     stop: async () => {
       unguard();
       try {
+        await relay?.stop();
         await listening.close();
         await backend.close();
       } finally {
@@ -62,4 +69,9 @@ export async function startGateway(options: GatewayOptions): Promise<RunningGate
       }
     },
   };
+}
+
+/** Where the relay keeps the last event relayed of each channel: beside the state file. */
+export function relayCursorsPath(statePath: string): string {
+  return join(dirname(statePath), 'relay-cursors.json');
 }

@@ -6,3 +6,4 @@ export type * from './outbound-types';
 export type * from './retrieval-types';
 export type * from './settings-types';
 export { streamConversations, type ConversationStreamOptions } from './conversation-stream';
+export { followSignals, type SignalEvent, type SignalFeedOptions } from './signal-feed';

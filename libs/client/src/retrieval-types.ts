@@ -80,7 +80,7 @@ export interface ConversationExportPage {
 
 export interface SignalEntry {
   id: string;
-  signal: { kind: string; seq: number; brandKey: string; userKey: string; timestampUnixMs: number; serial?: string; phase?: 'accepted' };
+  signal: { kind: string; seq: number; brandKey: string; userKey: string; timestampUnixMs: number; serial?: string; serials?: string[]; phase?: 'accepted' };
 }
 
 export interface SignalsResponse {

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CliError } from './cli-error';
-import type { StoredConfig } from './config-store';
+import type { Session, StoredConfig } from './config-store';
 import { gatewayStatePath, knowledgeGraphPath } from './data-dir';
 import { EXIT } from './exit-codes';
 import { gatewayLogPath, logSize, logTail, portTaken, runsGateway, spawnDetached, terminate, waitUntil } from './gateway-process';
 import { type GatewayState, readGatewayState, removeGatewayState } from './gateway-state';
+import { relayEnvironment, relayTargets } from './gateway-relay-env';
 import { queryPortOf } from './knowledge-settings';
 import { whileHolding } from './start-lock';
 
@@ -33,18 +34,21 @@ export function runningGateway(paths: GatewayPaths = gatewayPaths()): GatewaySta
   return undefined;
 }
 
-export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string } & GatewayPaths;
+/** `relays`: what the gateway relays signals to (the team chat and the CRM `setup` stored), as of this start. */
+export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string; relays: string[] } & GatewayPaths;
 
 /** Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer. */
-export async function startGateway(config: StoredConfig): Promise<GatewayStartResult> {
+export async function startGateway(session: Session): Promise<GatewayStartResult> {
   const paths = gatewayPaths();
   mkdirSync(dirname(paths.statePath), { recursive: true, mode: 0o700 });
-  return whileHolding(`${paths.statePath}.starting`, START_TIMEOUT_MS + 5_000, () => startUnlessRunning(config, paths));
+  return whileHolding(`${paths.statePath}.starting`, START_TIMEOUT_MS + 5_000, () => startUnlessRunning(session, paths));
 }
 
-async function startUnlessRunning(config: StoredConfig, paths: GatewayPaths): Promise<GatewayStartResult> {
+async function startUnlessRunning(session: Session, paths: GatewayPaths): Promise<GatewayStartResult> {
+  const { config } = session;
+  const relays = relayTargets(session);
   const running = runningGateway(paths);
-  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, ...paths };
+  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, relays, ...paths };
   const port = queryPortOf(config);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new CliError('CONFIG', `knowledge.queryPort in the config file must be a port from 1 to 65535, got ${JSON.stringify(port)}`, EXIT.error);
@@ -57,7 +61,7 @@ async function startUnlessRunning(config: StoredConfig, paths: GatewayPaths): Pr
     throw new CliError('PORT_IN_USE', `port ${port} on 127.0.0.1 is taken by another program`, EXIT.error, { port }, 'stop that program, or set another knowledge.queryPort in the config file');
   }
   const logFrom = logSize(paths.logPath);
-  const daemon = await spawnDetached(['--graph', paths.graphPath, '--state', paths.statePath, '--port', String(port)], paths.logPath);
+  const daemon = await spawnDetached(['--graph', paths.graphPath, '--state', paths.statePath, '--port', String(port)], paths.logPath, relayEnvironment(session));
   const ready = async (): Promise<boolean> => readGatewayState(paths.statePath)?.pid === daemon.pid && (await gatewayAnswers(port));
   if (!(await waitUntil(ready, daemon, START_TIMEOUT_MS))) {
     if (!daemon.exited()) await terminate(daemon.pid, 2000);
@@ -65,7 +69,7 @@ async function startUnlessRunning(config: StoredConfig, paths: GatewayPaths): Pr
     throw new CliError('GATEWAY_FAILED', `the gateway did not start${daemon.exited() ? '' : ` within ${START_TIMEOUT_MS / 1000} s`}${tail ? `; its log ${paths.logPath} ends with:\n${tail}` : ''}`, EXIT.error, { logPath: paths.logPath });
   }
   const state = readGatewayState(paths.statePath);
-  return { ok: true, started: true, pid: daemon.pid, port, startedAt: state?.startedAt ?? new Date().toISOString(), ...paths };
+  return { ok: true, started: true, pid: daemon.pid, port, startedAt: state?.startedAt ?? new Date().toISOString(), relays, ...paths };
 }
 
 export interface GatewayStopResult {

@@ -1,22 +1,15 @@
-import type { StoredConfig } from './config-store';
 import type { GatewayStartResult, GatewayStatusResult, GatewayStopResult } from './gateway-control';
 import { fields } from './output';
 
 export function presentStart(result: GatewayStartResult): string {
   const head = result.started ? 'Started the gateway.' : 'The gateway is already running.';
-  return `${head}\n${fields([['pid', result.pid], ['port', result.port], ['log', result.logPath], ['graph', result.graphPath]])}`;
+  const relays = result.relays.length > 0 ? result.relays.join(', ') : 'none (set a team-chat sink or a CRM with `brandwire setup`)';
+  return `${head}\n${fields([['pid', result.pid], ['port', result.port], ['relays', relays], ['log', result.logPath], ['graph', result.graphPath]])}`;
 }
 
 export function presentStop(result: GatewayStopResult): string {
   if (!result.stopped) return 'The gateway is not running.';
   return `Stopped the gateway (pid ${result.pid ?? '?'}${result.killed ? ', killed: it had not exited when --timeout passed after SIGTERM, as when a long query is still running' : ''}).`;
-}
-
-/** What start and restart say when `setup` stored relays this gateway does not run. */
-export function unusedRelaysNote(config: StoredConfig): string | undefined {
-  const relays = config.gateway ?? {};
-  if (relays.sink === undefined && relays.crm === undefined) return undefined;
-  return 'Note: this gateway serves the knowledge query API only; it does not relay signals to the team-chat sink or CRM set with `brandwire setup` yet (their settings are kept).';
 }
 
 function duration(seconds: number): string {

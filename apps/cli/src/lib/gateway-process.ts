@@ -39,11 +39,11 @@ export interface SpawnedDaemon {
 }
 
 /** Starts the daemon detached from this process, its stdout and stderr appended to `logPath`. */
-export function spawnDetached(args: readonly string[], logPath: string): Promise<SpawnedDaemon> {
+export function spawnDetached(args: readonly string[], logPath: string, env: Record<string, string> = {}): Promise<SpawnedDaemon> {
   mkdirSync(dirname(logPath), { recursive: true, mode: 0o700 });
   const log = openSync(logPath, 'a', 0o600);
   try {
-    const child = spawn(process.execPath, [gatewayMainPath(), ...args], { detached: true, stdio: ['ignore', log, log], windowsHide: true });
+    const child = spawn(process.execPath, [gatewayMainPath(), ...args], { detached: true, stdio: ['ignore', log, log], windowsHide: true, env: { ...process.env, ...env } });
     let exited = false;
     child.once('exit', () => (exited = true));
     return new Promise((done, reject) => {

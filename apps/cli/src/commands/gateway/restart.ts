@@ -1,6 +1,6 @@
 import { BrandwireCommand } from '../../base-command';
 import { type GatewayStartResult, type GatewayStopResult, startGateway, stopGateway } from '../../lib/gateway-control';
-import { presentStart, presentStop, unusedRelaysNote } from '../../lib/gateway-present';
+import { presentStart, presentStop } from '../../lib/gateway-present';
 
 export type GatewayRestartResult = GatewayStartResult & { stoppedPid: number | null };
 
@@ -13,11 +13,8 @@ export default class GatewayRestart extends BrandwireCommand {
     await this.parse(GatewayRestart);
     const stopped: GatewayStopResult = await stopGateway();
     await this.show(() => presentStop(stopped));
-    const { config } = this.session();
-    const started = await startGateway(config);
+    const started = await startGateway(this.session());
     await this.show(() => presentStart(started));
-    const note = unusedRelaysNote(config);
-    if (note !== undefined) this.note(note);
     return { ...started, stoppedPid: stopped.pid };
   }
 }

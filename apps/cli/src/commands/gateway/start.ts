@@ -1,6 +1,6 @@
 import { BrandwireCommand } from '../../base-command';
 import { type GatewayStartResult, startGateway } from '../../lib/gateway-control';
-import { presentStart, unusedRelaysNote } from '../../lib/gateway-present';
+import { presentStart } from '../../lib/gateway-present';
 
 export default class GatewayStart extends BrandwireCommand {
   static override summary = 'Start the gateway daemon in the background (it serves the knowledge query API on loopback)';
@@ -10,11 +10,8 @@ export default class GatewayStart extends BrandwireCommand {
 
   async run(): Promise<GatewayStartResult> {
     await this.parse(GatewayStart);
-    const { config } = this.session();
-    const result = await startGateway(config);
+    const result = await startGateway(this.session());
     await this.show(() => presentStart(result));
-    const note = unusedRelaysNote(config);
-    if (note !== undefined) this.note(note);
     return result;
   }
 }

@@ -1,0 +1,163 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { TEST_TOKENS } from '@brandwire/client/testing';
+import { type CliRun, CliSandbox } from './test-support/cli';
+import { freePort } from './test-support/processes';
+
+interface Received {
+  body: Record<string, unknown>;
+  headers: IncomingHttpHeaders;
+}
+
+/** A team chat or CRM standing in: records what it is sent; answers `failures` 500s first when told to. */
+class Receiver {
+  readonly received: Received[] = [];
+  failures = 0;
+  url = '';
+  private readonly server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+    req.on('end', () => {
+      if (this.failures > 0) {
+        this.failures -= 1;
+        res.writeHead(500).end('down');
+        return;
+      }
+      this.received.push({ body: JSON.parse(raw) as Record<string, unknown>, headers: req.headers });
+      res.writeHead(200).end('ok');
+    });
+  });
+
+  static async start(): Promise<Receiver> {
+    const receiver = new Receiver();
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/in`;
+    return receiver;
+  }
+
+  async waitFor(count: number): Promise<Received[]> {
+    const deadline = Date.now() + 15_000;
+    while (this.received.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    return this.received;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+describe('brandwire gateway: relaying signals to a team chat and a CRM', () => {
+  let s: CliSandbox;
+  let config: string;
+  let chat: Receiver;
+  let crm: Receiver;
+  let logPath: string;
+
+  const cli = (args: readonly string[]): Promise<CliRun> => s.run(args, { config, token: TEST_TOKENS.reader });
+  const logText = (): string => readFileSync(logPath, 'utf8');
+  const waitForLog = async (pattern: RegExp, from = 0): Promise<void> => {
+    const deadline = Date.now() + 15_000;
+    while (!pattern.test(logText().slice(from)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logText().slice(from)).toMatch(pattern);
+  };
+  const lines = (): unknown[] => chat.received.map((r) => r.body['text']);
+
+  beforeAll(async () => {
+    s = await CliSandbox.start();
+    [chat, crm] = await Promise.all([Receiver.start(), Receiver.start()]);
+    config = s.configDir('relay');
+    logPath = join(config, 'gateway', 'gateway.log');
+    mkdirSync(config, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(config, 'config.json'),
+      JSON.stringify({
+        knowledge: { queryPort: await freePort() },
+        gateway: { sink: { type: 'slack', url: chat.url, token: 'chat-token' }, crm: { url: crm.url, token: 'crm-token' } },
+      }),
+      { mode: 0o600 },
+    );
+  });
+  afterAll(async () => {
+    await cli(['gateway', 'stop', '--timeout', '2']);
+    await Promise.all([chat.close(), crm.close()]);
+    await s.stop();
+  });
+
+  it('needs a key to relay with: without one, start says so (AUTH_REQUIRED) and starts nothing', async () => {
+    const keyless = s.configDir('relay-keyless');
+    mkdirSync(keyless, { recursive: true, mode: 0o700 });
+    writeFileSync(join(keyless, 'config.json'), JSON.stringify({ knowledge: { queryPort: await freePort() }, gateway: { crm: { url: crm.url } } }), { mode: 0o600 });
+    const run = await s.run(['gateway', 'start', '--json'], { config: keyless });
+    expect(run.code).toBe(4);
+    expect(run.json()).toMatchObject({ ok: false, code: 'AUTH_REQUIRED' });
+    expect((await s.run(['gateway', 'status', '--json'], { config: keyless })).json()).toMatchObject({ running: false });
+  });
+
+  it('relays what happens from its start: the customer, the agent, consent (its values to the CRM only), in order', async () => {
+    await s.service.customerWrites('rita', 'written before the gateway started');
+    const start = await cli(['gateway', 'start', '--json']);
+    expect({ code: start.code, stderr: start.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(start.json()).toMatchObject({ ok: true, started: true, relays: ['team chat (slack)', 'CRM'] });
+    await waitForLog(/following the signals of acme-kakao from now on\n/);
+
+    await s.service.customerWrites('rita', 'Where is my parcel?');
+    await s.service.call('POST', '/api/agent/send', { brandKey: 'acme-kakao', userKey: 'rita', text: 'It leaves the depot today.' });
+    await s.service.call('POST', '/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'rita' });
+    await s.service.call('POST', '/sandbox/customers/rita/consent', { brandKey: 'acme-kakao', nickname: 'Rita', phoneNumber: '010-2222-3333' });
+
+    await chat.waitFor(4);
+    expect(lines()).toEqual([
+      '[acme-kakao] rita: Where is my parcel?',
+      '[acme-kakao] agent → rita: It leaves the depot today.',
+      expect.stringMatching(/^\[acme-kakao\] agent → rita: /),
+      '[acme-kakao] rita agreed to share their nickname and phone number',
+    ]);
+    expect(chat.received[0]?.headers['authorization']).toBe('Bearer chat-token');
+    expect(JSON.stringify(chat.received)).not.toContain('010-2222-3333');
+
+    const events = (await crm.waitFor(4)).map((r) => r.body);
+    expect(events[0]).toEqual({
+      id: expect.stringMatching(/^acme-kakao:\d+\.0$/),
+      kind: 'message',
+      brandKey: 'acme-kakao',
+      userKey: 'rita',
+      seq: expect.any(Number),
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      text: 'Where is my parcel?',
+      line: '[acme-kakao] rita: Where is my parcel?',
+    });
+    expect(events.map((e) => e['kind'])).toEqual(['message', 'agent', 'agent', 'personal_info']);
+    expect(events[3]).toMatchObject({ userKey: 'rita', nickname: 'Rita', phoneNumber: '010-2222-3333' });
+    expect(crm.received.map((r) => [r.headers['authorization'], r.headers['idempotency-key']])).toEqual(events.map((e) => ['Bearer crm-token', e['id']]));
+  });
+
+  it('goes on after a restart where it stopped: nothing lost, nothing twice', async () => {
+    const before = chat.received.length;
+    expect((await cli(['gateway', 'stop'])).code).toBe(0);
+    await s.service.customerWrites('rita', 'Are you still there?');
+    await s.service.customerWrites('sam', 'Hello?');
+    const from = logText().length;
+    expect((await cli(['gateway', 'start'])).code).toBe(0);
+    await waitForLog(/following the signals of acme-kakao after \d+\.\d+\n/, from);
+    await chat.waitFor(before + 3);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(lines().slice(before)).toEqual(['[acme-kakao] rita: Are you still there?', '[acme-kakao] sam started a consultation', '[acme-kakao] sam: Hello?']);
+    expect(new Set(crm.received.map((r) => r.headers['idempotency-key'])).size).toBe(crm.received.length);
+  });
+
+  it('tries a team chat that fails again until it takes the event, and keeps the order', async () => {
+    const before = chat.received.length;
+    const from = logText().length;
+    chat.failures = 2;
+    await s.service.customerWrites('sam', 'first');
+    await s.service.customerWrites('sam', 'second');
+    await chat.waitFor(before + 2);
+    expect(lines().slice(before)).toEqual(['[acme-kakao] sam: first', '[acme-kakao] sam: second']);
+    expect(logText().slice(from)).toMatch(/relay of acme-kakao:\d+\.0 to the team chat failed \(HTTP 500\); trying again in 1 s\n/);
+  });
+});

@@ -1,0 +1,39 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * The last event relayed of each channel, kept in a file (written whole, then renamed) so that a restarted gateway
+ * goes on where it stopped: nothing lost, and at most the event being relayed at a crash relayed again.
+ */
+export class RelayCursors {
+  private readonly cursors: Record<string, string>;
+
+  constructor(private readonly file: string) {
+    this.cursors = readCursors(file);
+  }
+
+  of(brandKey: string): string | undefined {
+    return this.cursors[brandKey];
+  }
+
+  keep(brandKey: string, eventId: string): void {
+    this.cursors[brandKey] = eventId;
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(this.cursors)}\n`, { mode: 0o600 });
+    renameSync(temporary, this.file);
+  }
+}
+
+function readCursors(file: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${file} is not the relay's cursors`);
+  return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+}

@@ -1,0 +1,22 @@
+import { bodyFor, relayEventOf, teamChatLine } from './relay-event';
+
+const consent = relayEventOf(
+  { id: undefined, kind: 'personal_info', signal: { kind: 'personal_info', seq: 7, brandKey: 'acme-kakao', userKey: 'rita', timestampUnixMs: 0, nickname: 'Rita', phoneNumber: '010-1' } },
+  undefined,
+);
+
+describe('relay events', () => {
+  it('tells a team chat that consent was given, never the values; the CRM gets them', () => {
+    expect(teamChatLine(consent)).toBe('[acme-kakao] rita agreed to share their nickname and phone number');
+    for (const type of ['slack', 'teams', 'discord', 'webhook'] as const) expect(JSON.stringify(bodyFor(type, consent, false))).not.toContain('010-1');
+    expect(bodyFor('webhook', consent, true)).toMatchObject({ id: 'acme-kakao:7.consent', nickname: 'Rita', phoneNumber: '010-1' });
+  });
+
+  it('shapes the message for each kind of team chat', () => {
+    const message = relayEventOf({ id: '3.0', kind: 'message', signal: { seq: 3, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 3, userKey: 'u', sessionId: 's', kind: 'message', text: 'hi', timestampUnixMs: 0 });
+    expect(bodyFor('slack', message, false)).toEqual({ text: '[b] u: hi' });
+    expect(bodyFor('teams', message, false)).toEqual({ text: '[b] u: hi' });
+    expect(bodyFor('discord', message, false)).toEqual({ content: '[b] u: hi' });
+    expect(bodyFor('webhook', message, false)).toEqual({ id: 'b:3.0', kind: 'message', brandKey: 'b', userKey: 'u', seq: 3, at: '1970-01-01T00:00:00.000Z', text: 'hi', line: '[b] u: hi' });
+  });
+});

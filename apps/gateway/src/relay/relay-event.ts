@@ -1,0 +1,91 @@
+import type { MessageItem, SignalEvent } from '@brandwire/client';
+import type { TeamChatType } from './relay-settings';
+
+/** A signal with its content, as the relays receive it. */
+export interface RelayEvent {
+  /** `<brandKey>:<seq>.<part>`, the same on every delivery of it: receivers drop repeats by it */
+  id: string;
+  kind: string;
+  brandKey: string;
+  userKey: string;
+  seq: number;
+  /** ISO 8601 */
+  at: string;
+  /** what the customer or the agent wrote (message, agent) */
+  text?: string;
+  /** the bubble (agent, deleted) */
+  serial?: string;
+  /** personal_info only, and only to the CRM: team chats are told that consent was given, never the values */
+  nickname?: string;
+  phoneNumber?: string;
+}
+
+/** Whether a signal is relayed: an agent send's acceptance is not (its journal entry follows with the text). */
+export function isRelayed(event: SignalEvent): boolean {
+  return !(event.kind === 'agent' && event.signal['phase'] === 'accepted');
+}
+
+/** Whether the signal's text has to be read from the room (the signals carry none). */
+export function needsContent(event: SignalEvent): boolean {
+  return event.kind === 'message' || event.kind === 'agent';
+}
+
+export function relayEventOf(event: SignalEvent, content: MessageItem | undefined): RelayEvent {
+  const s = event.signal;
+  const seq = Number(s['seq']);
+  const relayed: RelayEvent = {
+    id: `${String(s['brandKey'])}:${event.id ?? `${seq}.consent`}`,
+    kind: event.kind,
+    brandKey: String(s['brandKey']),
+    userKey: String(s['userKey']),
+    seq,
+    at: new Date(Number(s['timestampUnixMs'])).toISOString(),
+  };
+  if (needsContent(event)) relayed.text = content?.text ?? '(no longer among the room\'s latest messages)';
+  if (typeof s['serial'] === 'string') relayed.serial = s['serial'];
+  if (event.kind === 'personal_info') {
+    if (typeof s['nickname'] === 'string') relayed.nickname = s['nickname'];
+    if (typeof s['phoneNumber'] === 'string') relayed.phoneNumber = s['phoneNumber'];
+  }
+  return relayed;
+}
+
+/** One line for a person reading the team chat. */
+export function teamChatLine(e: RelayEvent): string {
+  const where = `[${e.brandKey}]`;
+  switch (e.kind) {
+    case 'message':
+      return `${where} ${e.userKey}: ${e.text ?? ''}`;
+    case 'agent':
+      return `${where} agent → ${e.userKey}: ${e.text ?? ''}`;
+    case 'reference':
+      return `${where} ${e.userKey} started a consultation`;
+    case 'ended':
+      return `${where} the consultation with ${e.userKey} ended`;
+    case 'expired':
+      return `${where} the consultation with ${e.userKey} expired`;
+    case 'deleted':
+      return `${where} a message to ${e.userKey} was deleted (${e.serial ?? '?'})`;
+    case 'personal_info':
+      return `${where} ${e.userKey} agreed to share their nickname and phone number`;
+    default:
+      return `${where} ${e.kind} (${e.userKey})`;
+  }
+}
+
+/** The body a target of this type takes: team chats a message, `webhook` the event itself with that message as `line`. */
+export function bodyFor(type: TeamChatType, e: RelayEvent, withPersonalInfo: boolean): Record<string, unknown> {
+  const text = teamChatLine(e);
+  switch (type) {
+    case 'slack':
+    case 'teams':
+      return { text };
+    case 'discord':
+      return { content: text };
+    case 'webhook': {
+      const { nickname, phoneNumber, ...event } = e;
+      const personal = withPersonalInfo ? { ...(nickname !== undefined && { nickname }), ...(phoneNumber !== undefined && { phoneNumber }) } : {};
+      return { ...event, ...personal, line: text };
+    }
+  }
+}
