@@ -103,7 +103,8 @@ describe('brandwire gateway: relaying signals to a team chat and a CRM', () => {
     const start = await cli(['gateway', 'start', '--json']);
     expect({ code: start.code, stderr: start.stderr }).toEqual({ code: 0, stderr: '' });
     expect(start.json()).toMatchObject({ ok: true, started: true, relays: ['team chat (slack)', 'CRM'] });
-    await waitForLog(/following the signals of acme-kakao from now on\n/);
+    await waitForLog(/following the signals of acme-kakao for the team chat after \d+\n/);
+    await waitForLog(/following the signals of acme-kakao for the CRM after \d+\n/);
 
     await s.service.customerWrites('rita', 'Where is my parcel?');
     await s.service.call('POST', '/api/agent/send', { brandKey: 'acme-kakao', userKey: 'rita', text: 'It leaves the depot today.' });
@@ -141,23 +142,54 @@ describe('brandwire gateway: relaying signals to a team chat and a CRM', () => {
     expect((await cli(['gateway', 'stop'])).code).toBe(0);
     await s.service.customerWrites('rita', 'Are you still there?');
     await s.service.customerWrites('sam', 'Hello?');
+    // a channel nothing was relayed of yet goes on from where the first start found its end, too
+    await s.service.customerWrites('nina', 'Hi from Naver', 'acme-naver');
     const from = logText().length;
     expect((await cli(['gateway', 'start'])).code).toBe(0);
-    await waitForLog(/following the signals of acme-kakao after \d+\.\d+\n/, from);
-    await chat.waitFor(before + 3);
+    await waitForLog(/following the signals of acme-kakao for the team chat after \d+\.\d+\n/, from);
+    await chat.waitFor(before + 5);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(lines().slice(before)).toEqual(['[acme-kakao] rita: Are you still there?', '[acme-kakao] sam started a consultation', '[acme-kakao] sam: Hello?']);
+    const kakao = lines().slice(before).filter((line) => String(line).startsWith('[acme-kakao]'));
+    expect(kakao).toEqual(['[acme-kakao] rita: Are you still there?', '[acme-kakao] sam started a consultation', '[acme-kakao] sam: Hello?']);
+    expect(lines().slice(before).filter((line) => String(line).startsWith('[acme-naver]'))).toEqual(['[acme-naver] nina started a consultation', '[acme-naver] nina: Hi from Naver']);
     expect(new Set(crm.received.map((r) => r.headers['idempotency-key'])).size).toBe(crm.received.length);
   });
 
-  it('tries a team chat that fails again until it takes the event, and keeps the order', async () => {
+  it('tries a team chat that fails again until it takes the event, in order, while the CRM goes on', async () => {
     const before = chat.received.length;
+    const crmBefore = crm.received.length;
     const from = logText().length;
-    chat.failures = 2;
+    chat.failures = 3;
     await s.service.customerWrites('sam', 'first');
     await s.service.customerWrites('sam', 'second');
+    await crm.waitFor(crmBefore + 2);
+    expect(crm.received.slice(crmBefore).map((r) => r.body['text'])).toEqual(['first', 'second']);
+    expect(chat.received.length).toBe(before);
     await chat.waitFor(before + 2);
     expect(lines().slice(before)).toEqual(['[acme-kakao] sam: first', '[acme-kakao] sam: second']);
     expect(logText().slice(from)).toMatch(/relay of acme-kakao:\d+\.0 to the team chat failed \(HTTP 500\); trying again in 1 s\n/);
+  });
+
+  it("shows a customer's Slack markup as typed: no channel ping, no disguised link", async () => {
+    const before = chat.received.length;
+    await s.service.customerWrites('sam', '<!channel> see <https://evil.example/login|your order> & pay');
+    await chat.waitFor(before + 1);
+    expect(lines().slice(before)).toEqual(['[acme-kakao] sam: &lt;!channel&gt; see &lt;https://evil.example/login|your order&gt; &amp; pay']);
+  });
+
+  it('starts at the channel\'s end when its kept place is past the service\'s last signal (another service, or its data started again)', async () => {
+    expect((await cli(['gateway', 'stop'])).code).toBe(0);
+    const cursorsFile = join(config, 'gateway', 'relay-cursors.json');
+    const kept = JSON.parse(readFileSync(cursorsFile, 'utf8')) as Record<string, string>;
+    const teamChatKey = Object.keys(kept).find((key) => key.endsWith(' acme-kakao team chat')) ?? '';
+    writeFileSync(cursorsFile, JSON.stringify({ ...kept, [teamChatKey]: '999999.0' }));
+    const before = chat.received.length;
+    const from = logText().length;
+    expect((await cli(['gateway', 'start'])).code).toBe(0);
+    await waitForLog(/the team chat relay of acme-kakao stood at 999999\.0, past the service's last signal \(another service, or one whose data started again\): it starts at the channel's end\n/, from);
+    await waitForLog(/following the signals of acme-kakao for the team chat after \d+\n/, from);
+    await s.service.customerWrites('sam', 'after the reset');
+    await chat.waitFor(before + 1);
+    expect(lines().slice(before)).toEqual(['[acme-kakao] sam: after the reset']);
   });
 });

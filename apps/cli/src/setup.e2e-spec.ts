@@ -126,6 +126,9 @@ describe('setup, whoami and key storage', () => {
     expect(second.stdout).not.toContain('crm-secret');
     expect(second.stdout).toMatch(/^CRM: +url https:\/\/crm\.test\/api, token set$/m);
     expect(second.stdout).toMatch(/^AI: +provider openai, apiKey set, model gpt-x$/m);
+    // a team chat's webhook url is its secret: only its origin is shown
+    expect(second.stdout).toMatch(/^team-chat sink: +type slack, url https:\/\/hooks\.slack\.test\/…$/m);
+    expect(second.stdout).not.toContain('hooks.slack.test/x');
   });
 
   it('shows the gateway settings a --dry-run would store, secrets only as "set"', async () => {

@@ -43,7 +43,7 @@ export async function followSignals(o: SignalFeedOptions): Promise<void> {
         retryMs = FIRST_RETRY_MS;
       });
       if (o.signal.aborted) return;
-      o.onDisconnect?.(new NetworkError(o.endpoint, 'the service ended the stream'), retryMs);
+      o.onDisconnect?.(new Error('the service ended the stream'), retryMs);
     } catch (error) {
       if (o.signal.aborted) return;
       if (error instanceof ApiError && error.status < 500) throw error;

@@ -92,6 +92,9 @@ describe('GET /api/agent/signals/stream', () => {
       ['reference', 'e-after'],
       ['message', 'e-after'],
     ]);
+    // polled with after=now: nothing, and the cursor of the end to follow from
+    const end = await h.get<{ signals: unknown[]; next: string }>('/api/agent/signals?brand=acme-kakao&after=now', TOKENS.reader);
+    expect(end.body).toMatchObject({ ok: true, signals: [], next: String(events[1]?.data['seq']) });
     const wrong = await h.request('GET', '/api/agent/signals/stream?brand=acme-kakao&after=later', { token: TOKENS.reader });
     expect([wrong.status, wrong.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'after must be a seq such as 12, an event id such as 12.0, or now' }]);
   });

@@ -23,6 +23,7 @@ export class SignalsService {
 
   async after(principal: Principal, query: SignalsQueryDto): Promise<SignalsResponseDto> {
     const channel = await this.access.channelFor(principal, query.brand, 'brand');
+    if (query.after === 'now') return { ok: true, brand: channel.key, signals: [], next: String(await this.store.journal.lastSeq(channel.key)) };
     const cursor = (query.after !== undefined && parseSignalCursor(query.after)) || FROM_START;
     const signals = await this.store.signals.listAfter(channel.key, cursor, query.max ?? 100);
     const last = signals.at(-1);

@@ -51,7 +51,18 @@ function mergeGateway(stored: GatewaySettings | undefined, given: GatewaySetting
 /** The settings with every secret replaced by "set": what may be shown. */
 function withoutSecrets({ sink, crm, ai }: GatewaySettings): GatewaySettings {
   const hidden = <T extends object>(part: T, secret: keyof T): T => (part[secret] === undefined ? part : { ...part, [secret]: 'set' });
-  return { ...(sink && { sink: hidden(sink, 'token') }), ...(crm && { crm: hidden(crm, 'token') }), ...(ai && { ai: hidden(ai, 'apiKey') }) };
+  // a Slack or Discord webhook url is itself the secret: its path is not shown
+  const shownSink = sink && { ...hidden(sink, 'token'), ...(sink.url !== undefined && { url: originOnly(sink.url) }) };
+  return { ...(shownSink && { sink: shownSink }), ...(crm && { crm: hidden(crm, 'token') }), ...(ai && { ai: hidden(ai, 'apiKey') }) };
+}
+
+function originOnly(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname === '/' && parsed.search === '' ? parsed.origin : `${parsed.origin}/…`;
+  } catch {
+    return 'set';
+  }
 }
 
 async function chooseChannel(input: SetupInput, me: MeResponse, stored: string | undefined): Promise<string | undefined> {

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
- * The last event relayed of each channel, kept in a file (written whole, then renamed) so that a restarted gateway
+ * The last event relayed of each channel to each target (keyed by service endpoint, channel and target), kept in a file (written whole, then renamed) so that a restarted gateway
  * goes on where it stopped: nothing lost, and at most the event being relayed at a crash relayed again.
  */
 export class RelayCursors {
@@ -12,12 +12,21 @@ export class RelayCursors {
     this.cursors = readCursors(file);
   }
 
-  of(brandKey: string): string | undefined {
-    return this.cursors[brandKey];
+  of(key: string): string | undefined {
+    return this.cursors[key];
   }
 
-  keep(brandKey: string, eventId: string): void {
-    this.cursors[brandKey] = eventId;
+  forget(key: string): void {
+    delete this.cursors[key];
+    this.write();
+  }
+
+  keep(key: string, eventId: string): void {
+    this.cursors[key] = eventId;
+    this.write();
+  }
+
+  private write(): void {
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     const temporary = `${this.file}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(this.cursors)}\n`, { mode: 0o600 });

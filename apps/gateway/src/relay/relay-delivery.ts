@@ -8,21 +8,18 @@ const FIRST_RETRY_MS = 1_000;
 const LAST_RETRY_MS = 60_000;
 
 /**
- * Delivers an event to every target, each until it takes it (a 2xx answer), trying again after 1 s doubling up
- * to a minute: the channel's later events wait, so each target gets them in order. Ends early only when `stop`
- * aborts (the event is then relayed again after the restart).
+ * Delivers an event to a target until it takes it (a 2xx answer), trying again after 1 s doubling up to a
+ * minute: the pair's later events wait, so the target gets them in order. Ends early only when `stop` aborts
+ * (the event is then relayed again after the restart).
  */
-export async function deliverToAll(targets: readonly RelayTarget[], event: RelayEvent, stop: AbortSignal, report: (line: string) => void): Promise<void> {
-  for (const target of targets) {
-    let retryMs = FIRST_RETRY_MS;
-    for (;;) {
-      const failure = await post(target, event, stop);
-      if (failure === undefined || stop.aborted) break;
-      report(`relay of ${event.id} to the ${target.name} failed (${failure}); trying again in ${retryMs / 1000} s`);
-      await sleep(retryMs, undefined, { signal: stop }).catch(() => undefined);
-      retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
-    }
-    if (stop.aborted) return;
+export async function deliverTo(target: RelayTarget, event: RelayEvent, stop: AbortSignal, report: (line: string) => void): Promise<void> {
+  let retryMs = FIRST_RETRY_MS;
+  for (;;) {
+    const failure = await post(target, event, stop);
+    if (failure === undefined || stop.aborted) return;
+    report(`relay of ${event.id} to the ${target.name} failed (${failure}); trying again in ${retryMs / 1000} s`);
+    await sleep(retryMs, undefined, { signal: stop }).catch(() => undefined);
+    retryMs = Math.min(retryMs * 2, LAST_RETRY_MS);
   }
 }
 

@@ -16,7 +16,20 @@ describe('relay events', () => {
     const message = relayEventOf({ id: '3.0', kind: 'message', signal: { seq: 3, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 3, userKey: 'u', sessionId: 's', kind: 'message', text: 'hi', timestampUnixMs: 0 });
     expect(bodyFor('slack', message, false)).toEqual({ text: '[b] u: hi' });
     expect(bodyFor('teams', message, false)).toEqual({ text: '[b] u: hi' });
-    expect(bodyFor('discord', message, false)).toEqual({ content: '[b] u: hi' });
+    expect(bodyFor('discord', message, false)).toEqual({ content: '[b] u: hi', allowed_mentions: { parse: [] } });
     expect(bodyFor('webhook', message, false)).toEqual({ id: 'b:3.0', kind: 'message', brandKey: 'b', userKey: 'u', seq: 3, at: '1970-01-01T00:00:00.000Z', text: 'hi', line: '[b] u: hi' });
+  });
+
+  it('says so when a message\'s text could not be read, rather than relaying a stand-in as its text', () => {
+    const lost = relayEventOf({ id: '9.0', kind: 'message', signal: { seq: 9, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, undefined);
+    expect(teamChatLine(lost)).toBe("[b] u wrote a message (its text is no longer among the room's latest 300 messages, so it is not relayed)");
+    expect(bodyFor('webhook', lost, true)).toMatchObject({ kind: 'message', textUnavailable: true });
+    expect(bodyFor('webhook', lost, true)).not.toHaveProperty('text');
+  });
+
+  it('escapes Slack markup and turns Discord mentions off', () => {
+    const sly = relayEventOf({ id: '4.0', kind: 'message', signal: { seq: 4, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 4, userKey: 'u', sessionId: 's', kind: 'message', text: '<!here> @everyone & co', timestampUnixMs: 0 });
+    expect(bodyFor('slack', sly, false)).toEqual({ text: '[b] u: &lt;!here&gt; @everyone &amp; co' });
+    expect(bodyFor('discord', sly, false)).toEqual({ content: '[b] u: <!here> @everyone & co', allowed_mentions: { parse: [] } });
   });
 });

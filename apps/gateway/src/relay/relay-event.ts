@@ -13,6 +13,8 @@ export interface RelayEvent {
   at: string;
   /** what the customer or the agent wrote (message, agent) */
   text?: string;
+  /** true when the text could not be read: the message is no longer among its room's latest 300 */
+  textUnavailable?: true;
   /** the bubble (agent, deleted) */
   serial?: string;
   /** personal_info only, and only to the CRM: team chats are told that consent was given, never the values */
@@ -41,7 +43,10 @@ export function relayEventOf(event: SignalEvent, content: MessageItem | undefine
     seq,
     at: new Date(Number(s['timestampUnixMs'])).toISOString(),
   };
-  if (needsContent(event)) relayed.text = content?.text ?? '(no longer among the room\'s latest messages)';
+  if (needsContent(event)) {
+    if (content) relayed.text = content.text;
+    else relayed.textUnavailable = true;
+  }
   if (typeof s['serial'] === 'string') relayed.serial = s['serial'];
   if (event.kind === 'personal_info') {
     if (typeof s['nickname'] === 'string') relayed.nickname = s['nickname'];
@@ -50,14 +55,16 @@ export function relayEventOf(event: SignalEvent, content: MessageItem | undefine
   return relayed;
 }
 
+const UNAVAILABLE = '(its text is no longer among the room\'s latest 300 messages, so it is not relayed)';
+
 /** One line for a person reading the team chat. */
 export function teamChatLine(e: RelayEvent): string {
   const where = `[${e.brandKey}]`;
   switch (e.kind) {
     case 'message':
-      return `${where} ${e.userKey}: ${e.text ?? ''}`;
+      return e.text === undefined ? `${where} ${e.userKey} wrote a message ${UNAVAILABLE}` : `${where} ${e.userKey}: ${e.text}`;
     case 'agent':
-      return `${where} agent → ${e.userKey}: ${e.text ?? ''}`;
+      return e.text === undefined ? `${where} an agent wrote to ${e.userKey} ${UNAVAILABLE}` : `${where} agent → ${e.userKey}: ${e.text}`;
     case 'reference':
       return `${where} ${e.userKey} started a consultation`;
     case 'ended':
@@ -78,10 +85,13 @@ export function bodyFor(type: TeamChatType, e: RelayEvent, withPersonalInfo: boo
   const text = teamChatLine(e);
   switch (type) {
     case 'slack':
+      // a customer's `<!channel>` or `<https://…|disguised link>` is shown as typed, never acted on
+      return { text: text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') };
     case 'teams':
       return { text };
     case 'discord':
-      return { content: text };
+      // a customer's @everyone or <@id> pings no one
+      return { content: text, allowed_mentions: { parse: [] } };
     case 'webhook': {
       const { nickname, phoneNumber, ...event } = e;
       const personal = withPersonalInfo ? { ...(nickname !== undefined && { nickname }), ...(phoneNumber !== undefined && { phoneNumber }) } : {};

@@ -1,12 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrandwireClient, type MessageItem, type SignalEvent, followSignals, isApiError } from '@brandwire/client';
+import { BrandwireClient, followSignals, isApiError, isNetworkError } from '@brandwire/client';
 import { messageOf } from '../gateway-log';
 import { RelayCursors } from './relay-cursors';
-import { deliverToAll } from './relay-delivery';
+import { deliverTo } from './relay-delivery';
 import { isRelayed, needsContent, relayEventOf } from './relay-event';
-import type { RelaySettings } from './relay-settings';
+import type { RelaySettings, RelayTarget } from './relay-settings';
+import { RoomTexts } from './room-texts';
 
-const RETRY_MS = 5_000;
+/** How often the key's channels are listed again: a channel added meanwhile is followed from then on. */
+const DISCOVER_EVERY_MS = 60_000;
+/** The pause after the service refused the relay (the key, the brand) or could not be reached. */
+const REFUSED_RETRY_MS = 60_000;
+const UNREACHABLE_RETRY_MS = 5_000;
 
 export interface RunningRelay {
   /** Stops following the signals; an event being relayed is relayed again at the next start. */
@@ -14,87 +19,97 @@ export interface RunningRelay {
 }
 
 /**
- * Relays the signals of every channel the key reads to the team chat and the CRM, each channel in `seq` order,
- * with the message texts read from the rooms. Where each channel stopped is kept in `cursorsFile`; a channel
- * relayed for the first time starts with what happens from then on (not its history).
+ * Relays the signals of every channel the key reads to each target (the team chat, the CRM), each pair on its own
+ * (a target that is down holds back only itself), in `seq` order, with the message texts read from the rooms.
+ * Where each pair stopped is kept in `cursorsFile`, per service endpoint; a pair relayed for the first time starts
+ * at the channel's end (its history is not relayed), kept at once, so nothing from then on is lost.
  */
 export function startRelay(settings: RelaySettings, cursorsFile: string, report: (line: string) => void): RunningRelay {
   const stopping = new AbortController();
   const { signal } = stopping;
   const cursors = new RelayCursors(cursorsFile);
   const client = new BrandwireClient({ endpoint: settings.endpoint, token: settings.token, userAgent: 'brandwire-gateway' });
+  const followed = new Set<string>();
+  const pairs: Promise<void>[] = [];
 
-  const relayChannel = async (brand: string): Promise<void> => {
+  /** The cursor of a pair: where it stopped, else the channel's end now (kept before anything is read). */
+  const cursorOf = async (key: string, brand: string, target: RelayTarget): Promise<string> => {
+    const kept = cursors.of(key);
+    if (kept !== undefined) return kept;
+    const end = (await client.signals({ brand, after: 'now' })).next;
+    cursors.keep(key, end);
+    report(`the ${target.name} relay of ${brand} starts at its end (${end}): its history is not relayed`);
+    return end;
+  };
+
+  const relayPair = async (brand: string, target: RelayTarget): Promise<void> => {
+    const key = `${settings.endpoint} ${brand} ${target.name}`;
+    const rooms = new RoomTexts(client, brand);
+    while (!signal.aborted) {
+      let after: string | undefined;
+      try {
+        after = await cursorOf(key, brand, target);
+        await followSignals({
+          endpoint: settings.endpoint,
+          token: settings.token,
+          brand,
+          after,
+          signal,
+          onOpen: () => report(`following the signals of ${brand} for the ${target.name} after ${cursors.of(key) ?? '?'}`),
+          onEvent: async (event) => {
+            if (isRelayed(event)) {
+              const userKey = String(event.signal['userKey']);
+              const content = needsContent(event) ? await rooms.find(userKey, Number(event.signal['seq'])) : undefined;
+              await deliverTo(target, relayEventOf(event, content), signal, report);
+            }
+            if (event.id !== undefined && !signal.aborted) cursors.keep(key, event.id);
+          },
+          onDisconnect: (error, retryInMs) => report(`the signal stream of ${brand} broke (${error.message}); opening it again in ${retryInMs / 1000} s`),
+        });
+      } catch (error) {
+        if (signal.aborted) return;
+        if (isApiError(error) && error.status === 400 && /past the channel's last seq/.test(error.message)) {
+          report(`the ${target.name} relay of ${brand} stood at ${after ?? '?'}, past the service's last signal (another service, or one whose data started again): it starts at the channel's end`);
+          cursors.forget(key);
+          continue;
+        }
+        const retryMs = isApiError(error) ? REFUSED_RETRY_MS : UNREACHABLE_RETRY_MS;
+        const why = isApiError(error) ? `the service refused it: ${error.code}, ${error.message}` : isNetworkError(error) ? error.message : `it failed: ${messageOf(error)}`;
+        report(`error: the ${target.name} relay of ${brand} waits (${why}); trying again in ${retryMs / 1000} s`);
+        await sleep(retryMs, undefined, { signal }).catch(() => undefined);
+      }
+    }
+  };
+
+  const discover = async (): Promise<void> => {
+    let channels: string[];
     try {
-      await followSignals({
-        endpoint: settings.endpoint,
-        token: settings.token,
-        brand,
-        after: cursors.of(brand) ?? 'now',
-        signal,
-        onEvent: async (event) => {
-          if (isRelayed(event)) {
-            const content = needsContent(event) ? await contentOf(client, brand, event, signal, report) : undefined;
-            await deliverToAll(settings.targets, relayEventOf(event, content), signal, report);
-          }
-          if (event.id !== undefined && !signal.aborted) cursors.keep(brand, event.id);
-        },
-        onOpen: () => report(`following the signals of ${brand}${cursors.of(brand) === undefined ? ' from now on' : ` after ${cursors.of(brand) ?? ''}`}`),
-        onDisconnect: (error, retryInMs) => report(`the signal stream of ${brand} broke (${error.message}); opening it again in ${retryInMs / 1000} s`),
-      });
+      channels = (await client.me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
     } catch (error) {
-      report(`error: relaying ${brand} stopped: ${messageOf(error)}`);
+      report(`error: the channels to relay could not be listed (${isApiError(error) ? `${error.code}, ${error.message}` : messageOf(error)}); asking again in ${(followed.size === 0 ? UNREACHABLE_RETRY_MS : DISCOVER_EVERY_MS) / 1000} s`);
+      return;
+    }
+    const fresh = channels.filter((channel) => !followed.has(channel));
+    if (fresh.length === 0) return;
+    report(`relaying the signals of ${fresh.join(', ')} to the ${settings.targets.map((t) => t.name).join(' and the ')}`);
+    for (const brand of fresh) {
+      followed.add(brand);
+      for (const target of settings.targets) pairs.push(relayPair(brand, target));
     }
   };
 
   const running = (async () => {
-    const channels = await channelsOf(client, signal, report);
-    if (channels.length === 0) return;
-    report(`relaying the signals of ${channels.join(', ')} to the ${settings.targets.map((t) => t.name).join(' and the ')}`);
-    await Promise.all(channels.map(relayChannel));
+    while (!signal.aborted) {
+      await discover();
+      await sleep(followed.size === 0 ? UNREACHABLE_RETRY_MS : DISCOVER_EVERY_MS, undefined, { signal }).catch(() => undefined);
+    }
   })();
 
   return {
     stop: async () => {
       stopping.abort();
-      await running.catch(() => undefined);
+      await running;
+      await Promise.all(pairs);
     },
   };
-}
-
-/** The channels the key reads, asked again every few seconds while the service cannot answer. */
-async function channelsOf(client: BrandwireClient, signal: AbortSignal, report: (line: string) => void): Promise<string[]> {
-  while (!signal.aborted) {
-    try {
-      return (await client.me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
-    } catch (error) {
-      if (isApiError(error) && error.status < 500) {
-        report(`error: the service refused the relay's key (${error.code}: ${error.message}); nothing is relayed`);
-        return [];
-      }
-      report(`the service did not answer (${messageOf(error)}); asking again in ${RETRY_MS / 1000} s`);
-      await sleep(RETRY_MS, undefined, { signal }).catch(() => undefined);
-    }
-  }
-  return [];
-}
-
-/** The message a `message` or `agent` signal stands for, read from the newest of the customer's room. */
-async function contentOf(client: BrandwireClient, brand: string, event: SignalEvent, signal: AbortSignal, report: (line: string) => void): Promise<MessageItem | undefined> {
-  const userKey = String(event.signal['userKey']);
-  const seq = Number(event.signal['seq']);
-  while (!signal.aborted) {
-    try {
-      for (const max of [20, 300]) {
-        const found = (await client.messages({ brand, userKey, max })).messages.find((m) => m.seq === seq);
-        if (found) return found;
-      }
-      return undefined;
-    } catch (error) {
-      if (isApiError(error) && error.status < 500) return undefined;
-      report(`reading the message ${brand}:${seq} failed (${messageOf(error)}); trying again in ${RETRY_MS / 1000} s`);
-      await sleep(RETRY_MS, undefined, { signal }).catch(() => undefined);
-    }
-  }
-  return undefined;
 }

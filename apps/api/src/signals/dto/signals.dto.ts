@@ -10,9 +10,12 @@ export class SignalsQueryDto {
   @MaxLength(200)
   brand!: string;
 
-  @ApiPropertyOptional({ description: 'a seq ("12": after every signal of seq 12) or an event id ("12.0"); default: from the start', example: '0' })
+  @ApiPropertyOptional({
+    description: 'a seq ("12": after every signal of seq 12) or an event id ("12.0"); `now`: no signals, and in `next` the cursor of the channel\'s end (to follow from there); default: from the start',
+    example: '0',
+  })
   @IsOptional()
-  @Matches(/^\d{1,15}(\.\d{1,3})?$/, { message: 'after must be a seq such as 12 or an event id such as 12.0' })
+  @Matches(/^(\d{1,15}(\.\d{1,3})?|now)$/, { message: 'after must be a seq such as 12, an event id such as 12.0, or now' })
   after?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 1000, default: 100 })
