@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { callJson, startBuiltService, stopBuiltService } from './test-support/built-service';
@@ -60,6 +60,21 @@ describe('the service started with a bad setting', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-bad-setting-'));
     try {
       await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, ...env })).rejects.toThrow(`service exited with 1:\nbrandwire: ${message}\n`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('the service whose in-process sandbox left a damaged state', () => {
+  it('stops the start with one line naming the file and what to do, keeping the file', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-bad-sandbox-state-'));
+    const file = join(dataDir, 'sandbox', 'state.json');
+    try {
+      mkdirSync(join(dataDir, 'sandbox'), { recursive: true });
+      writeFileSync(file, '{"version":2,');
+      await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir })).rejects.toThrow(new RegExp(`^service exited with 1:\\nbrandwire: the sandbox state in ${file.replace(/[.]/g, '\\.')} is unreadable \\(.*\\); move it away to start the sandbox empty\\n$`));
+      expect(readFileSync(file, 'utf8')).toBe('{"version":2,');
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

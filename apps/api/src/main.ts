@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { isDataDirInUse, isDatabaseUnreachable } from '@brandwire/store';
+import { SandboxStateError } from '@brandwire/upstream';
 import { ConfigError, loadConfig } from './config/config';
 import { startService } from './app/start-service';
 import { SeedError } from './seed/seed-file';
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof SeedError || isDataDirInUse(error) || isDatabaseUnreachable(error);
+  const known = error instanceof ConfigError || error instanceof SeedError || error instanceof SandboxStateError || isDataDirInUse(error) || isDatabaseUnreachable(error);
   process.stderr.write(`brandwire: ${known ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

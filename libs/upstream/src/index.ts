@@ -7,6 +7,7 @@ export { LONG_TEXT_MAX_BYTES, LONG_TEXT_TIMEOUT_MS } from './client/long-text';
 export { SandboxControlClient } from './client/control-client';
 export * from './sandbox/control-types';
 export { startSandboxMessenger, type SandboxMessenger, type SandboxMessengerOptions } from './sandbox/server';
+export { SandboxStateError } from './sandbox/state-error';
 export { ShiftableClock } from './clock';
 export { senderKeyOf } from './sender-key';
 export { UPLOAD_OK } from './result-codes';

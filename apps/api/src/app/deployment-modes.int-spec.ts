@@ -69,6 +69,18 @@ describe('the service with a separately running sandbox messenger (UPSTREAM_URL)
     const after = await h.get<MessagesReply>('/api/agent/rooms/remote-user/messages?brand=acme-kakao');
     expect(Math.abs((after.body.messages[0]?.timestampUnixMs ?? 0) - clock.now())).toBeLessThan(5_000);
   });
+
+  it('registers its callback url and channels again with a sandbox that started again empty (it crashed)', async () => {
+    const port = Number(new URL(sandbox.url).port);
+    await sandbox.close();
+    sandbox = await startSandboxMessenger({ port, partnerKey: 'separate-partner-key', clock, attachmentHost: 'cdn.test.invalid' });
+    // within the second the service takes to notice the new sandbox, and the time of the registration
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const wrote = await h.post<{ ok: boolean; seq: number }>('/sandbox/customers/after-crash/messages', { brandKey: 'acme-kakao', text: 'anyone there?' });
+    expect(wrote.body).toMatchObject({ ok: true, seq: expect.any(Number) });
+    const sent = await h.post<{ ok: boolean; code: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'after-crash', text: 'yes' });
+    expect(sent.body).toMatchObject({ ok: true, code: '0' });
+  });
 });
 
 describe('the service with an unreachable messenger', () => {

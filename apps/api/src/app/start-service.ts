@@ -21,6 +21,7 @@ import { type DemoKeys, applySeed, createDemoIfEmpty } from '../seed/apply-seed'
 import { cachedRoomPages } from '../retrieval/cached-room-pages.middleware';
 import { RoomPageCache } from '../retrieval/room-page-cache';
 import { parseSeed } from '../seed/seed-file';
+import { SandboxSettingsSync } from '../settings/sandbox-settings-sync';
 import { AppModule } from './app.module';
 import { PinoNestLogger, createLogger } from './pino-logger';
 import type { Runtime } from './runtime';
@@ -84,10 +85,16 @@ export async function startService(config: Config): Promise<RunningService> {
     const { url, drain } = await serve(app, config);
     if (upstream.sandbox) {
       const { control } = upstream.sandbox;
-      await control.setPartner({ callbackUrl: `${config.publicUrl ?? url}/upstream` });
+      const callbackUrl = `${config.publicUrl ?? url}/upstream`;
+      await control.setPartner({ callbackUrl });
       for (const channel of await store.directory.listChannels()) {
         await control.setChannel(channel.senderKey, { type: channel.type, chatbotBuilder: channel.chatbotBuilder });
       }
+      const settings = app.get(SandboxSettingsSync);
+      upstream.onSandboxRestart(async () => {
+        await control.setPartner({ callbackUrl });
+        await settings.syncAll();
+      });
     }
     const running = { app, upstream };
     return {

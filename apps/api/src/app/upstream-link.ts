@@ -5,6 +5,11 @@ import type { SandboxLink } from '../sandbox/sandbox-link';
 export interface UpstreamLink {
   messenger: HttpMessengerClient;
   sandbox: SandboxLink | undefined;
+  /**
+   * What to do when a separately running sandbox has started again (a new boot id): it may have forgotten this
+   * service (a crash keeps nothing), so the service registers its callback url and channels again.
+   */
+  onSandboxRestart(register: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -28,12 +33,14 @@ export async function linkUpstream(config: Config, clock: ShiftableClock, sandbo
         clock,
         attachmentHost: config.attachmentHost,
         stateDir: sandboxStateDir,
+        onNotice: (message) => process.stderr.write(`brandwire: ${message}\n`),
       });
   const baseUrl = embedded?.url ?? (config.upstreamUrl as string);
   const options = { baseUrl, partnerKey: config.upstreamPartnerKey };
   const messenger = new HttpMessengerClient(options);
   let sandbox: SandboxLink | undefined;
   let follow: NodeJS.Timeout | undefined;
+  const onRestart: Array<() => Promise<void>> = [];
   const control = new SandboxControlClient(options);
   if (embedded) {
     sandbox = { control, sharesClock: true };
@@ -42,11 +49,15 @@ export async function linkUpstream(config: Config, clock: ShiftableClock, sandbo
     if (info?.sandbox === true) {
       clock.setOffset(info.now - Date.now());
       sandbox = { control, sharesClock: false };
+      let bootId = info.bootId;
       follow = setInterval(() => {
         control.info().then(
           (latest) => {
             const offset = latest.now - Date.now();
             if (Math.abs(offset - clock.offsetMs) > CLOCK_MOVE_MS) clock.setOffset(offset);
+            if (latest.bootId === bootId) return;
+            bootId = latest.bootId;
+            for (const register of onRestart) void register().catch(() => undefined);
           },
           () => undefined,
         );
@@ -59,6 +70,7 @@ export async function linkUpstream(config: Config, clock: ShiftableClock, sandbo
   return {
     messenger,
     sandbox,
+    onSandboxRestart: (register) => onRestart.push(register),
     close: async () => {
       clearInterval(follow);
       messenger.close();

@@ -9,8 +9,9 @@ import { pushScheduleToSandbox } from './sandbox-schedule';
 import { storedSchedule } from './stored-schedule';
 
 /**
- * A sandbox messenger starts with every channel open and chat on. At start-up the service gives it the chat
- * state and hours it stored, so both tell the same story after a restart. Other messengers keep their own.
+ * A sandbox messenger starts with every channel open and chat on. At start-up, and when a separately running
+ * sandbox started again, the service gives it the chat state and hours it stored, so both tell the same story.
+ * Other messengers keep their own.
  */
 @Injectable()
 export class SandboxSettingsSync implements OnApplicationBootstrap {
@@ -21,7 +22,12 @@ export class SandboxSettingsSync implements OnApplicationBootstrap {
     @Inject(SANDBOX) private readonly sandbox: SandboxLink | undefined,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  onApplicationBootstrap(): Promise<void> {
+    return this.syncAll();
+  }
+
+  /** Gives the sandbox every channel with its chat state and hours (also to a sandbox that started again). */
+  async syncAll(): Promise<void> {
     const sandbox = this.sandbox;
     if (!sandbox) return;
     for (const channel of await this.store.directory.listChannels()) {

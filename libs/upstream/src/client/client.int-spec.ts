@@ -112,7 +112,7 @@ describe('SandboxControlClient', () => {
 
   it('reads info and the clock', async () => {
     const info = await h.control.info();
-    expect(info).toEqual({ sandbox: true, now: expect.any(Number) });
+    expect(info).toEqual({ sandbox: true, now: expect.any(Number), bootId: expect.any(String) });
     const clock = await h.control.getClock();
     expect(clock.now).toBeGreaterThanOrEqual(info.now);
     const moved = await h.control.advanceClock(60);

@@ -7,6 +7,7 @@ import {
   ChatResult,
   ClockResult,
   CustomerMessageInput,
+  SandboxInfo,
   SandboxResult,
 } from '../sandbox/control-types';
 import { UpstreamUnavailableError, toUnavailable } from './errors';
@@ -50,7 +51,7 @@ export class SandboxControlClient {
     return this.call('PUT', `/_sandbox/channels/${enc(senderKey)}/schedule`, { schedule });
   }
 
-  info(): Promise<{ sandbox: true; now: number }> {
+  info(): Promise<SandboxInfo> {
     return this.call('GET', '/_sandbox/info');
   }
 

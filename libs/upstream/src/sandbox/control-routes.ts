@@ -1,6 +1,7 @@
 import express, { Request, Response, Router } from 'express';
 import { isHttpUrl } from './button-rules';
 import { bodyOf, channelOf, optionalText, userKeyOf } from './control-input';
+import { SandboxInfo } from './control-types';
 import { SandboxDeps, sweptBefore } from './deps';
 import { ControlError, wrap } from './http-errors';
 import { jsonBody } from './json-body';
@@ -26,7 +27,8 @@ export function controlRoutes(deps: SandboxDeps): Router {
   r.use('/channels', channelRoutes(deps));
 
   r.get('/info', (_req: Request, res: Response) => {
-    res.json({ sandbox: true, now: clock.now() });
+    const info: SandboxInfo = { sandbox: true, now: clock.now(), bootId: deps.bootId };
+    res.json(info);
   });
 
   r.get('/clock', (_req: Request, res: Response) => {
@@ -42,6 +44,7 @@ export function controlRoutes(deps: SandboxDeps): Router {
       }
       const before = await sweptBefore(res);
       clock.advance(seconds * 1000);
+      await deps.keepClock();
       const records = await dispatcher.enqueueAll(engine.sweep());
       res.json({ ok: true, now: clock.now(), callbacks: [...before, ...records] });
     }),

@@ -110,6 +110,14 @@ export interface ChatResult {
   bubbles: ChatBubble[];
 }
 
+/** `GET /_sandbox/info`: it is the sandbox, its clock, and which start of it answers. */
+export interface SandboxInfo {
+  sandbox: true;
+  now: number;
+  /** random per start of the sandbox: a new one means it started again (and may have lost what it knew) */
+  bootId: string;
+}
+
 export interface ClockResult {
   ok: true;
   now: number;

@@ -17,6 +17,10 @@ export interface SandboxDeps {
   uploads: UploadStore;
   clock: ShiftableClock;
   attachmentHost: string;
+  /** random per start: tells a partner that the sandbox started again (GET /_sandbox/info) */
+  bootId: string;
+  /** keeps the clock's offset where the sandbox keeps its state (nothing without a state folder) */
+  keepClock: () => Promise<void>;
 }
 
 export const MAX_USER_KEY = 20;

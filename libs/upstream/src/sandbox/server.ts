@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { rm } from 'node:fs/promises';
@@ -5,13 +6,14 @@ import { join } from 'node:path';
 import express, { NextFunction, Request, Response } from 'express';
 import { ShiftableClock } from '../clock';
 import { CallbackDispatcher, DEFAULT_CALLBACK_TIMEOUT_MS } from './callbacks';
+import { ClockKeeper, readClockOffset } from './clock-file';
 import { controlRoutes } from './control-routes';
 import { SandboxDeps } from './deps';
 import { errorHandler, noRoute, requirePartnerKey } from './http-errors';
 import { partnerCalls } from './partner-calls';
 import { partnerFastLane, partnerRouter } from './partner-routes';
 import { SessionEngine } from './sessions';
-import { restore, snapshotOf, takeSnapshot, writeSnapshot } from './snapshot';
+import { readSnapshot, removeSnapshot, writeSnapshot } from './snapshot';
 import { SandboxState } from './state';
 import { longTextHost } from './long-texts';
 import { fileHost, uploadRoutes } from './upload-routes';
@@ -30,9 +32,12 @@ export interface SandboxMessengerOptions {
   callbackTimeoutMs?: number;
   /**
    * A folder the sandbox keeps its state in across restarts (customers, chats, sessions, uploads, the clock);
-   * without one it starts empty and forgets everything when closed.
+   * without one it starts empty and forgets everything when closed. A start that fails leaves it as it was; one
+   * that cannot read it throws SandboxStateError.
    */
   stateDir?: string;
+  /** told what a start changed that its user should know (the previous port was taken, say) */
+  onNotice?: (message: string) => void;
 }
 
 export interface SandboxMessenger {
@@ -47,20 +52,30 @@ export interface SandboxMessenger {
 /** Starts the sandbox messenger: the partner API, its callbacks, a file host and the `/_sandbox` control API. */
 export async function startSandboxMessenger(opts: SandboxMessengerOptions): Promise<SandboxMessenger> {
   const { stateDir } = opts;
-  const snapshot = stateDir === undefined ? undefined : await takeSnapshot(stateDir);
-  const filesDir = stateDir === undefined ? undefined : join(stateDir, 'files');
-  // without a snapshot (first start, or after a crash) files kept before are no one's uploads
-  if (filesDir !== undefined && !snapshot) await rm(filesDir, { recursive: true, force: true });
-  const uploads = await UploadStore.create(filesDir);
   const state = new SandboxState();
   const engine = new SessionEngine(state, opts.clock);
-  if (snapshot) restore(snapshot, state, engine, opts.clock);
+  const keptOffset = stateDir === undefined ? undefined : await readClockOffset(stateDir);
+  const kept = stateDir === undefined ? undefined : await readSnapshot(stateDir, state, engine);
+  const filesDir = stateDir === undefined ? undefined : join(stateDir, 'files');
+  // without a snapshot (first start, or after a crash) files kept before are no one's uploads
+  if (filesDir !== undefined && !kept) await rm(filesDir, { recursive: true, force: true });
+  const uploads = await UploadStore.create(filesDir);
+  const clockKeeper = stateDir === undefined ? undefined : new ClockKeeper(stateDir, opts.clock);
   const dispatcher = new CallbackDispatcher(
     () => state.callbackUrl,
     opts.partnerKey,
     opts.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
   );
-  const deps: SandboxDeps = { state, engine, dispatcher, uploads, clock: opts.clock, attachmentHost: opts.attachmentHost };
+  const deps: SandboxDeps = {
+    state,
+    engine,
+    dispatcher,
+    uploads,
+    clock: opts.clock,
+    attachmentHost: opts.attachmentHost,
+    bootId: randomUUID(),
+    keepClock: () => clockKeeper?.keep() ?? Promise.resolve(),
+  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -93,22 +108,23 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
   });
   server.keepAliveTimeout = 30_000;
   const host = opts.host ?? '127.0.0.1';
-  const port = opts.port ?? 0;
+  let url: string;
+  let listening: number;
   try {
     // an ephemeral port is the previous run's again when it is free: the urls of its uploads stay valid
-    const previous = port === 0 ? snapshot?.port : undefined;
-    if (previous === undefined || !(await listen(server, previous, host).then(() => true, () => false))) {
-      await listen(server, port, host);
-    }
+    listening = await listenOn(server, host, opts.port ?? 0, kept?.port, opts.onNotice);
+    url = `http://${host.includes(':') ? `[${host}]` : host}:${listening}`;
+    // no request is handled before the next await: the sandbox is whole when it first answers
+    if (keptOffset !== undefined) opts.clock.setOffset(keptOffset);
+    uploads.publicBase = url;
+    if (kept) uploads.adopt(kept.uploads);
+    if (kept && stateDir !== undefined) await removeSnapshot(stateDir);
   } catch (err) {
+    server.close();
     await uploads.close();
     dispatcher.close();
     throw err;
   }
-  const listening = (server.address() as AddressInfo).port;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${listening}`;
-  uploads.publicBase = url;
-  if (snapshot) uploads.adopt(snapshot.uploads);
 
   let closing: Promise<void> | undefined;
   return {
@@ -122,12 +138,36 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
         server.closeAllConnections();
         await stopped;
         dispatcher.close();
-        if (stateDir !== undefined) await writeSnapshot(stateDir, snapshotOf(state, uploads, opts.clock, listening));
+        await clockKeeper?.keep();
+        if (stateDir !== undefined) await writeSnapshot(stateDir, { state, uploads: uploads.list(), port: listening });
         await uploads.close();
       })();
       return closing;
     },
   };
+}
+
+/** Listens on `port`, or on the previous run's port when `port` is 0 and that one is free; returns the port. */
+async function listenOn(
+  server: http.Server,
+  host: string,
+  port: number,
+  previous: number | undefined,
+  onNotice: ((message: string) => void) | undefined,
+): Promise<number> {
+  if (port === 0 && previous !== undefined) {
+    if (await listen(server, previous, host).then(() => true, () => false)) return previous;
+    await listen(server, 0, host);
+    const other = portOf(server);
+    onNotice?.(`the sandbox's previous port ${previous} is taken: it listens on ${other}, and the urls of earlier uploads and long texts no longer work`);
+    return other;
+  }
+  await listen(server, port, host);
+  return portOf(server);
+}
+
+function portOf(server: http.Server): number {
+  return (server.address() as AddressInfo).port;
 }
 
 function listen(server: http.Server, port: number, host: string): Promise<void> {

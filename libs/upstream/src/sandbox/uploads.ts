@@ -32,6 +32,9 @@ const MIME_BY_EXT: Readonly<Record<string, string>> = {
   '.zip': 'application/zip',
 };
 
+/** The name an upload is stored under: a random id and the extension of the name it was uploaded with. */
+export const UPLOAD_FILE_NAME = /^[0-9a-f]{24}(?:\.[a-z0-9]{1,8})?$/;
+
 /** An upload as kept across a restart: its url and path follow from where the sandbox serves and keeps it. */
 export type KeptUpload = Omit<StoredUpload, 'path' | 'url'>;
 
