@@ -15,6 +15,7 @@ interface Received {
 class Receiver {
   readonly received: Received[] = [];
   failures = 0;
+  refusals = 0;
   url = '';
   private readonly server: Server = createServer((req, res) => {
     let raw = '';
@@ -23,6 +24,11 @@ class Receiver {
       if (this.failures > 0) {
         this.failures -= 1;
         res.writeHead(500).end('down');
+        return;
+      }
+      if (this.refusals > 0) {
+        this.refusals -= 1;
+        res.writeHead(400).end('invalid_payload');
         return;
       }
       this.received.push({ body: JSON.parse(raw) as Record<string, unknown>, headers: req.headers });
@@ -175,6 +181,17 @@ describe('brandwire gateway: relaying signals to a team chat and a CRM', () => {
     await s.service.customerWrites('sam', '<!channel> see <https://evil.example/login|your order> & pay');
     await chat.waitFor(before + 1);
     expect(lines().slice(before)).toEqual(['[acme-kakao] sam: &lt;!channel&gt; see &lt;https://evil.example/login|your order&gt; &amp; pay']);
+  });
+
+  it('skips an event the team chat refuses as such (400), saying so, and goes on with the next', async () => {
+    const before = chat.received.length;
+    const from = logText().length;
+    chat.refusals = 1;
+    await s.service.customerWrites('sam', 'refused one');
+    await s.service.customerWrites('sam', 'next one');
+    await chat.waitFor(before + 1);
+    expect(lines().slice(before)).toEqual(['[acme-kakao] sam: next one']);
+    expect(logText().slice(from)).toMatch(/error: the team chat refused acme-kakao:\d+\.0 \(HTTP 400\); it is skipped\n/);
   });
 
   it('starts at the channel\'s end when its kept place is past the service\'s last signal (another service, or its data started again)', async () => {

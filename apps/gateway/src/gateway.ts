@@ -9,6 +9,7 @@ import type { GatewayOptions } from './gateway-options';
 import { openGraphBackend } from './graph-access';
 import { guardMemory } from './memory-guard';
 import { type RunningRelay, startRelay } from './relay/relay';
+import { RelayCursors } from './relay/relay-cursors';
 import { RELAY_ENV, relaySettingsFrom } from './relay/relay-settings';
 import { removeState, writeState } from './state-file';
 
@@ -27,6 +28,7 @@ function describeGraph(path: string, status: Awaited<ReturnType<KnowledgeBackend
 export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
   // what to relay is checked before anything opens: a setting that cannot work stops the start
   const relaySettings = relaySettingsFrom(env[RELAY_ENV]);
+  const relayCursors = relaySettings && relaySettings.targets.length > 0 ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
   const backend = await openGraphBackend(options.graph);
   let server: KnowledgeServer | undefined;
   try {
@@ -49,7 +51,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     throw error;
   }
   const listening = server;
-  const relay: RunningRelay | undefined = relaySettings && relaySettings.targets.length > 0 ? startRelay(relaySettings, relayCursorsPath(options.state), log) : undefined;
+  const relay: RunningRelay | undefined = relaySettings && relayCursors ? startRelay(relaySettings, relayCursors, log) : undefined;
   const unguard = guardMemory(options.memoryLimitMb, (rssMb) => {
     log(`error: the gateway uses ${rssMb} MB, over its limit of ${options.memoryLimitMb} MB (a query building a huge list, such as UNWIND range(1, 100000000)); stopping before the machine runs out of memory`);
     removeState(options.state, process.pid);

@@ -56,7 +56,8 @@ function postAttempt(url: string, options: PostOptions): Promise<Attempt> {
   try {
     target = new URL(url);
   } catch {
-    return Promise.resolve({ failure: new PostFailure('EINVALIDURL', `invalid URL ${url}`), reusedSocket: false, answered: false });
+    // not the url itself: it often holds the receiver's secret, and failures are logged
+    return Promise.resolve({ failure: new PostFailure('EINVALIDURL', 'not a URL'), reusedSocket: false, answered: false });
   }
   const secure = target.protocol === 'https:';
   const request: http.RequestOptions = {

@@ -74,9 +74,13 @@ describe('the service with a separately running sandbox messenger (UPSTREAM_URL)
     const port = Number(new URL(sandbox.url).port);
     await sandbox.close();
     sandbox = await startSandboxMessenger({ port, partnerKey: 'separate-partner-key', clock, attachmentHost: 'cdn.test.invalid' });
-    // within the second the service takes to notice the new sandbox, and the time of the registration
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
-    const wrote = await h.post<{ ok: boolean; seq: number }>('/sandbox/customers/after-crash/messages', { brandKey: 'acme-kakao', text: 'anyone there?' });
+    // the service notices the new sandbox within a second, then registers again
+    const deadline = Date.now() + 10_000;
+    let wrote = await h.post<{ ok: boolean; seq: number }>('/sandbox/customers/after-crash/messages', { brandKey: 'acme-kakao', text: 'anyone there?' });
+    while (!wrote.body.ok && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      wrote = await h.post<{ ok: boolean; seq: number }>('/sandbox/customers/after-crash/messages', { brandKey: 'acme-kakao', text: 'anyone there?' });
+    }
     expect(wrote.body).toMatchObject({ ok: true, seq: expect.any(Number) });
     const sent = await h.post<{ ok: boolean; code: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'after-crash', text: 'yes' });
     expect(sent.body).toMatchObject({ ok: true, code: '0' });

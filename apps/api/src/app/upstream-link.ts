@@ -50,14 +50,25 @@ export async function linkUpstream(config: Config, clock: ShiftableClock, sandbo
       clock.setOffset(info.now - Date.now());
       sandbox = { control, sharesClock: false };
       let bootId = info.bootId;
+      let registering = false;
       follow = setInterval(() => {
         control.info().then(
           (latest) => {
             const offset = latest.now - Date.now();
             if (Math.abs(offset - clock.offsetMs) > CLOCK_MOVE_MS) clock.setOffset(offset);
-            if (latest.bootId === bootId) return;
-            bootId = latest.bootId;
-            for (const register of onRestart) void register().catch(() => undefined);
+            if (latest.bootId === bootId || registering) return;
+            // the boot id is taken only once registered: a registration that failed is made again a second later
+            registering = true;
+            Promise.all(onRestart.map((register) => register())).then(
+              () => {
+                bootId = latest.bootId;
+                registering = false;
+              },
+              (error: unknown) => {
+                process.stderr.write(`brandwire: registering with the sandbox messenger that started again failed (${error instanceof Error ? error.message : String(error)}); trying again\n`);
+                registering = false;
+              },
+            );
           },
           () => undefined,
         );

@@ -1,10 +1,11 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CliError } from './cli-error';
 import { EXIT } from './exit-codes';
 import { isAlive } from './gateway-state';
 
 const POLL_MS = 100;
+const STALE_EMPTY_MS = 5_000;
 
 /**
  * Runs `work` holding the lock file `path` (created exclusively, holding this process's pid): two starts at the
@@ -34,8 +35,17 @@ function tryTake(path: string): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const holder = holderOf(path);
-  if (holder !== undefined && !isAlive(holder)) rmSync(path, { force: true });
+  if (holder === undefined ? writtenLongAgo(path) : !isAlive(holder)) rmSync(path, { force: true });
   return false;
+}
+
+/** An empty lock file is one being written this very moment, unless its writer died before writing: long ago. */
+function writtenLongAgo(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > STALE_EMPTY_MS;
+  } catch {
+    return false;
+  }
 }
 
 /** The pid in the lock file; undefined while it is being written (empty) or once it is gone. */

@@ -30,6 +30,17 @@ describe('relay events', () => {
   it('escapes Slack markup and turns Discord mentions off', () => {
     const sly = relayEventOf({ id: '4.0', kind: 'message', signal: { seq: 4, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 4, userKey: 'u', sessionId: 's', kind: 'message', text: '<!here> @everyone & co', timestampUnixMs: 0 });
     expect(bodyFor('slack', sly, false)).toEqual({ text: '[b] u: &lt;!here&gt; @everyone &amp; co' });
-    expect(bodyFor('discord', sly, false)).toEqual({ content: '[b] u: <!here> @everyone & co', allowed_mentions: { parse: [] } });
+    expect(bodyFor('discord', sly, false)).toEqual({ content: '[b] u: <!here\\> @everyone & co', allowed_mentions: { parse: [] } });
+  });
+
+  it('shows markdown as typed in Discord and Teams (no disguised link), and cuts a line too long for the chat', () => {
+    const sly = relayEventOf({ id: '5.0', kind: 'message', signal: { seq: 5, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 5, userKey: 'u', sessionId: 's', kind: 'message', text: '[your order](https://evil.example) **now**', timestampUnixMs: 0 });
+    expect(bodyFor('discord', sly, false)).toMatchObject({ content: '[b] u: \\[your order\\]\\(https://evil.example\\) \\*\\*now\\*\\*' });
+    expect(bodyFor('teams', sly, false)).toEqual({ text: '[b] u: \\[your order\\]\\(https://evil.example\\) \\*\\*now\\*\\*' });
+    const long = relayEventOf({ id: '6.0', kind: 'message', signal: { seq: 6, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 6, userKey: 'u', sessionId: 's', kind: 'message', text: 'x'.repeat(5_000), timestampUnixMs: 0 });
+    const content = String(bodyFor('discord', long, false)['content']);
+    expect([content.length, content.endsWith(' … (cut)')]).toEqual([2_000, true]);
+    expect(String(bodyFor('slack', long, false)['text'])).toHaveLength('[b] u: '.length + 5_000);
+    expect(bodyFor('webhook', long, false)['text']).toBe('x'.repeat(5_000));
   });
 });

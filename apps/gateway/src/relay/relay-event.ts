@@ -57,14 +57,14 @@ export function relayEventOf(event: SignalEvent, content: MessageItem | undefine
 
 const UNAVAILABLE = '(its text is no longer among the room\'s latest 300 messages, so it is not relayed)';
 
-/** One line for a person reading the team chat. */
-export function teamChatLine(e: RelayEvent): string {
+/** One line for a person reading the team chat; `shown` makes what customers and agents wrote safe to show there. */
+export function teamChatLine(e: RelayEvent, shown: (written: string) => string = (written) => written): string {
   const where = `[${e.brandKey}]`;
   switch (e.kind) {
     case 'message':
-      return e.text === undefined ? `${where} ${e.userKey} wrote a message ${UNAVAILABLE}` : `${where} ${e.userKey}: ${e.text}`;
+      return e.text === undefined ? `${where} ${e.userKey} wrote a message ${UNAVAILABLE}` : `${where} ${e.userKey}: ${shown(e.text)}`;
     case 'agent':
-      return e.text === undefined ? `${where} an agent wrote to ${e.userKey} ${UNAVAILABLE}` : `${where} agent → ${e.userKey}: ${e.text}`;
+      return e.text === undefined ? `${where} an agent wrote to ${e.userKey} ${UNAVAILABLE}` : `${where} agent → ${e.userKey}: ${shown(e.text)}`;
     case 'reference':
       return `${where} ${e.userKey} started a consultation`;
     case 'ended':
@@ -80,22 +80,38 @@ export function teamChatLine(e: RelayEvent): string {
   }
 }
 
+/** The longest message each team chat takes (Discord refuses more than 2,000 characters, Teams about 28 KB). */
+const LONGEST: Readonly<Record<Exclude<TeamChatType, 'webhook'>, number>> = { slack: 40_000, teams: 20_000, discord: 2_000 };
+const CUT = ' … (cut)';
+
 /** The body a target of this type takes: team chats a message, `webhook` the event itself with that message as `line`. */
 export function bodyFor(type: TeamChatType, e: RelayEvent, withPersonalInfo: boolean): Record<string, unknown> {
-  const text = teamChatLine(e);
   switch (type) {
     case 'slack':
       // a customer's `<!channel>` or `<https://…|disguised link>` is shown as typed, never acted on
-      return { text: text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;') };
+      return { text: cut(teamChatLine(e, slackEscaped), LONGEST.slack) };
     case 'teams':
-      return { text };
+      return { text: cut(teamChatLine(e, markdownEscaped), LONGEST.teams) };
     case 'discord':
       // a customer's @everyone or <@id> pings no one
-      return { content: text, allowed_mentions: { parse: [] } };
+      return { content: cut(teamChatLine(e, markdownEscaped), LONGEST.discord), allowed_mentions: { parse: [] } };
     case 'webhook': {
       const { nickname, phoneNumber, ...event } = e;
       const personal = withPersonalInfo ? { ...(nickname !== undefined && { nickname }), ...(phoneNumber !== undefined && { phoneNumber }) } : {};
-      return { ...event, ...personal, line: text };
+      return { ...event, ...personal, line: teamChatLine(e) };
     }
   }
+}
+
+function slackEscaped(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** A customer's `[your order](https://…)` or **bold** is shown as typed: no disguised link, no markup. */
+function markdownEscaped(text: string): string {
+  return text.replace(/[\\`*_~|[\]()>#]/g, (c) => `\\${c}`);
+}
+
+function cut(text: string, longest: number): string {
+  return text.length <= longest ? text : `${text.slice(0, longest - CUT.length)}${CUT}`;
 }

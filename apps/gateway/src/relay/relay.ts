@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BrandwireClient, followSignals, isApiError, isNetworkError } from '@brandwire/client';
 import { messageOf } from '../gateway-log';
-import { RelayCursors } from './relay-cursors';
+import type { RelayCursors } from './relay-cursors';
 import { deliverTo } from './relay-delivery';
 import { isRelayed, needsContent, relayEventOf } from './relay-event';
 import type { RelaySettings, RelayTarget } from './relay-settings';
@@ -21,13 +21,12 @@ export interface RunningRelay {
 /**
  * Relays the signals of every channel the key reads to each target (the team chat, the CRM), each pair on its own
  * (a target that is down holds back only itself), in `seq` order, with the message texts read from the rooms.
- * Where each pair stopped is kept in `cursorsFile`, per service endpoint; a pair relayed for the first time starts
+ * Where each pair stopped is kept in `cursors`, per service endpoint; a pair relayed for the first time starts
  * at the channel's end (its history is not relayed), kept at once, so nothing from then on is lost.
  */
-export function startRelay(settings: RelaySettings, cursorsFile: string, report: (line: string) => void): RunningRelay {
+export function startRelay(settings: RelaySettings, cursors: RelayCursors, report: (line: string) => void): RunningRelay {
   const stopping = new AbortController();
   const { signal } = stopping;
-  const cursors = new RelayCursors(cursorsFile);
   const client = new BrandwireClient({ endpoint: settings.endpoint, token: settings.token, userAgent: 'brandwire-gateway' });
   const followed = new Set<string>();
   const pairs: Promise<void>[] = [];
@@ -42,9 +41,8 @@ export function startRelay(settings: RelaySettings, cursorsFile: string, report:
     return end;
   };
 
-  const relayPair = async (brand: string, target: RelayTarget): Promise<void> => {
+  const relayPair = async (brand: string, target: RelayTarget, rooms: RoomTexts): Promise<void> => {
     const key = `${settings.endpoint} ${brand} ${target.name}`;
-    const rooms = new RoomTexts(client, brand);
     while (!signal.aborted) {
       let after: string | undefined;
       try {
@@ -94,7 +92,11 @@ export function startRelay(settings: RelaySettings, cursorsFile: string, report:
     report(`relaying the signals of ${fresh.join(', ')} to the ${settings.targets.map((t) => t.name).join(' and the ')}`);
     for (const brand of fresh) {
       followed.add(brand);
-      for (const target of settings.targets) pairs.push(relayPair(brand, target));
+      const rooms = new RoomTexts(client, brand);
+      for (const target of settings.targets) {
+        // a failure the pair could not handle (its cursor file unwritable, say) is told, never left unhandled
+        pairs.push(relayPair(brand, target, rooms).catch((error: unknown) => report(`error: the ${target.name} relay of ${brand} stopped: ${messageOf(error)}`)));
+      }
     }
   };
 

@@ -1,11 +1,10 @@
 import type { BrandwireClient, MessageItem } from '@brandwire/client';
+import { MAX_MESSAGES_LIMIT } from '@brandwire/domain';
 
 /** How many rooms' latest messages are kept: a burst in a room is read once, not once per message. */
 const ROOMS_KEPT = 1_000;
-/** The room messages API's largest page: a message further back cannot be read (see README). */
-export const DEEPEST_READ = 300;
 
-/** The texts of a channel's messages, read from their rooms (newest first) and kept for the messages that follow. */
+/** The texts of a channel's messages, read from their rooms (newest first) and kept for the messages that follow (and the other target). */
 export class RoomTexts {
   private readonly rooms = new Map<string, Map<number, MessageItem>>();
 
@@ -18,7 +17,8 @@ export class RoomTexts {
   async find(userKey: string, seq: number): Promise<MessageItem | undefined> {
     const known = this.rooms.get(userKey)?.get(seq);
     if (known) return known;
-    for (const max of [20, DEEPEST_READ]) {
+    // the room messages API's largest page: a message further back cannot be read (see README)
+    for (const max of [20, MAX_MESSAGES_LIMIT]) {
       const page = await this.client.messages({ brand: this.brand, userKey, max });
       const room = this.keep(userKey, page.messages);
       const found = room.get(seq);
