@@ -111,6 +111,14 @@ describe('brandwire gateway: relaying signals to a team chat and a CRM', () => {
     expect(start.json()).toMatchObject({ ok: true, started: true, relays: ['team chat (slack)', 'CRM'] });
     await waitForLog(/following the signals of acme-kakao for the team chat after \d+\n/);
     await waitForLog(/following the signals of acme-kakao for the CRM after \d+\n/);
+    // what it relays is what the running daemon does, also once the config has changed since
+    const configFile = join(config, 'config.json');
+    const stored = readFileSync(configFile, 'utf8');
+    writeFileSync(configFile, JSON.stringify({ ...(JSON.parse(stored) as object), gateway: {} }), { mode: 0o600 });
+    const again = await cli(['gateway', 'start', '--json']);
+    writeFileSync(configFile, stored, { mode: 0o600 });
+    expect(again.json()).toMatchObject({ started: false, relays: ['team chat (slack)', 'CRM'] });
+    expect((await cli(['gateway', 'status', '--json'])).json()).toMatchObject({ running: true, relays: ['team chat (slack)', 'CRM'] });
 
     await s.service.customerWrites('rita', 'Where is my parcel?');
     await s.service.call('POST', '/api/agent/send', { brandKey: 'acme-kakao', userKey: 'rita', text: 'It leaves the depot today.' });

@@ -58,7 +58,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const status = await cli(['gateway', 'status', '--json']);
     expect(status.code).toBe(0);
     expect(status.json()).toEqual({
-      ok: true, running: false, pid: null, port, startedAt: null, uptimeSeconds: null, answers: false, graphPath: join(config, 'knowledge', 'graph.kuzu'), logPath, statePath,
+      ok: true, running: false, pid: null, port, startedAt: null, uptimeSeconds: null, answers: false, relays: [], graphPath: join(config, 'knowledge', 'graph.kuzu'), logPath, statePath,
     });
     const stop = await cli(['gateway', 'stop']);
     expect({ code: stop.code, stdout: stop.stdout }).toEqual({ code: 0, stdout: 'The gateway is not running.\n' });
@@ -81,7 +81,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const status = await cli(['gateway', 'status', '--json']);
     expect(status.json()).toMatchObject({ ok: true, running: true, pid: started.pid, port, answers: true, uptimeSeconds: expect.any(Number) });
     const text = await cli(['gateway', 'status']);
-    expect(text.stdout).toMatch(new RegExp(`^The gateway is running\\.\\npid: +${started.pid}\\nport: +${port}\\nuptime: +\\d+ s\\n`));
+    expect(text.stdout).toMatch(new RegExp(`^The gateway is running\\.\\npid: +${started.pid}\\nport: +${port}\\nuptime: +\\d+ s\\nrelays: +none\\n`));
   });
 
   it('two starts at the same moment: one starts the gateway, the other finds it running (both exit 0)', async () => {

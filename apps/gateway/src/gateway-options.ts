@@ -15,7 +15,7 @@ its query API and view page on 127.0.0.1 until SIGTERM or SIGINT.
 
   --graph <path>   the knowledge graph's Kuzu database file; when it does not exist yet the gateway still starts
                    and its status says installed:false (restart it after \`brandwire knowledge install\` and build)
-  --state <file>   where to write { pid, port, graph, startedAt } once listening; removed at exit
+  --state <file>   where to write { pid, port, graph, startedAt, relays } once listening; removed at exit
   --port <n>       port of the query API on 127.0.0.1 (default ${DEFAULT_QUERY_PORT}; 0 = any free port)
   --memory-limit-mb <n>
                    resident memory past which the gateway stops itself, logging why (default ${DEFAULT_MEMORY_LIMIT_MB}): a query

@@ -31,7 +31,7 @@ describe('the gateway daemon as a real process', () => {
       const pid = gateway.child.pid ?? 0;
       try {
         const state = await waitForState(gateway, stateFile);
-        expect(state).toEqual({ pid, port: expect.any(Number) as unknown, graph: temp.path, startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) as unknown });
+        expect(state).toEqual({ pid, port: expect.any(Number) as unknown, graph: temp.path, startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) as unknown, relays: [] });
         expect(gateway.stdout()).toMatch(
           new RegExp(`^\\S+Z gateway started: pid ${pid}, query API and view on http://127\\.0\\.0\\.1:${state.port}, graph ${temp.path} \\(read-only, 15 nodes, 25 relations\\)\\n$`),
         );
@@ -189,7 +189,7 @@ describe('the gateway daemon as a real process', () => {
 
       const help = spawnGateway(['--help']);
       expect(await help.exited).toBe(0);
-      expect(help.stdout()).toContain('--state <file>   where to write { pid, port, graph, startedAt } once listening; removed at exit');
+      expect(help.stdout()).toContain('--state <file>   where to write { pid, port, graph, startedAt, relays } once listening; removed at exit');
       expect(existsSync(stateFile)).toBe(false);
     },
     PROCESS_TEST_MS,

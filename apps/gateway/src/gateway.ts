@@ -10,7 +10,7 @@ import { openGraphBackend } from './graph-access';
 import { guardMemory } from './memory-guard';
 import { type RunningRelay, startRelay } from './relay/relay';
 import { RelayCursors } from './relay/relay-cursors';
-import { RELAY_ENV, relaySettingsFrom } from './relay/relay-settings';
+import { RELAY_ENV, relayName, relaySettingsFrom } from './relay/relay-settings';
 import { removeState, writeState } from './state-file';
 
 export interface RunningGateway {
@@ -41,7 +41,8 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
       onError: (error, path) => log(`error: GET ${path} failed: ${messageOf(error)}`),
     });
     log(`gateway started: pid ${process.pid}, query API and view on ${server.url}, ${describeGraph(options.graph, status)}`);
-    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString() });
+    const relays = relaySettings && relayCursors ? relaySettings.targets.map(relayName) : [];
+    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString(), relays });
   } catch (error) {
     await server?.close();
     await backend.close();

@@ -1,13 +1,15 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** What `brandwire gateway status|stop` read to find the running gateway. */
+/** What `brandwire gateway start|status|stop` read to find the running gateway and tell what it does. */
 export interface GatewayState {
   pid: number;
   port: number;
   graph: string;
   /** ISO 8601 */
   startedAt: string;
+  /** what it relays signals to: "team chat (slack)", "CRM" */
+  relays: string[];
 }
 
 /** Written to a temporary file and renamed, so a reader never sees half a file. */

@@ -6,7 +6,7 @@ import { gatewayStatePath, knowledgeGraphPath } from './data-dir';
 import { EXIT } from './exit-codes';
 import { gatewayLogPath, logSize, logTail, portTaken, runsGateway, spawnDetached, terminate, waitUntil } from './gateway-process';
 import { type GatewayState, readGatewayState, removeGatewayState } from './gateway-state';
-import { relayEnvironment, relayTargets } from './gateway-relay-env';
+import { relayEnvironment } from './gateway-relay-env';
 import { queryPortOf } from './knowledge-settings';
 import { whileHolding } from './start-lock';
 
@@ -34,7 +34,7 @@ export function runningGateway(paths: GatewayPaths = gatewayPaths()): GatewaySta
   return undefined;
 }
 
-/** `relays`: what the gateway relays signals to (the team chat and the CRM `setup` stored), as of this start. */
+/** `relays`: what the running gateway relays signals to, as it says in its state file. */
 export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string; relays: string[] } & GatewayPaths;
 
 /** Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer. */
@@ -46,9 +46,8 @@ export async function startGateway(session: Session): Promise<GatewayStartResult
 
 async function startUnlessRunning(session: Session, paths: GatewayPaths): Promise<GatewayStartResult> {
   const { config } = session;
-  const relays = relayTargets(session);
   const running = runningGateway(paths);
-  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, relays, ...paths };
+  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, relays: running.relays ?? [], ...paths };
   const port = queryPortOf(config);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new CliError('CONFIG', `knowledge.queryPort in the config file must be a port from 1 to 65535, got ${JSON.stringify(port)}`, EXIT.error);
@@ -69,7 +68,7 @@ async function startUnlessRunning(session: Session, paths: GatewayPaths): Promis
     throw new CliError('GATEWAY_FAILED', `the gateway did not start${daemon.exited() ? '' : ` within ${START_TIMEOUT_MS / 1000} s`}${tail ? `; its log ${paths.logPath} ends with:\n${tail}` : ''}`, EXIT.error, { logPath: paths.logPath });
   }
   const state = readGatewayState(paths.statePath);
-  return { ok: true, started: true, pid: daemon.pid, port, startedAt: state?.startedAt ?? new Date().toISOString(), relays, ...paths };
+  return { ok: true, started: true, pid: daemon.pid, port, startedAt: state?.startedAt ?? new Date().toISOString(), relays: state?.relays ?? [], ...paths };
 }
 
 export interface GatewayStopResult {
@@ -102,6 +101,8 @@ export interface GatewayStatusResult {
   uptimeSeconds: number | null;
   /** its query API answered just now */
   answers: boolean;
+  /** what it relays signals to */
+  relays: string[];
   graphPath: string;
   logPath: string;
   statePath: string;
@@ -122,6 +123,7 @@ export async function gatewayStatus(config: StoredConfig): Promise<GatewayStatus
     startedAt: running?.startedAt ?? null,
     uptimeSeconds: Number.isNaN(started) ? null : Math.max(0, Math.round((Date.now() - started) / 1000)),
     answers,
+    relays: running?.relays ?? [],
     graphPath: running?.graph ?? paths.graphPath,
     logPath: paths.logPath,
     statePath: paths.statePath,

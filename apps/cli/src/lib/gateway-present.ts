@@ -27,6 +27,7 @@ export function presentStatus(result: GatewayStatusResult): string {
       ['pid', result.pid],
       ['port', `${result.port}${result.answers ? '' : ' (its query API did not answer just now)'}`],
       ['uptime', result.uptimeSeconds === null ? null : duration(result.uptimeSeconds)],
+      ['relays', result.relays.length > 0 ? result.relays.join(', ') : 'none'],
       ['graph', result.graphPath],
       ['log', result.logPath],
     ]),

@@ -9,6 +9,8 @@ export interface GatewayState {
   startedAt: string;
   /** the graph file it serves */
   graph: string;
+  /** what it relays signals to, as it named them (absent from a gateway of an earlier version) */
+  relays?: string[];
 }
 
 function isState(value: unknown): value is GatewayState {

@@ -44,6 +44,11 @@ export function relaySettingsFrom(raw: string | undefined): RelaySettings | unde
   return { endpoint: given.endpoint, token: given.token, targets };
 }
 
+/** How a target is named to people: "team chat (slack)", "CRM". */
+export function relayName(target: RelayTarget): string {
+  return target.name === 'team chat' ? `team chat (${target.type})` : target.name;
+}
+
 function targetOf(name: RelayTarget['name'], given: Given, type: unknown): RelayTarget {
   if (typeof given.url !== 'string' || !isHttpUrl(given.url)) throw new Error(`the ${name} url must be an http(s) URL, got ${JSON.stringify(given.url)}`);
   if (!(TEAM_CHAT_TYPES as readonly unknown[]).includes(type)) throw new Error(`the team-chat type must be one of ${TEAM_CHAT_TYPES.join(', ')}, got ${JSON.stringify(type)}`);
