@@ -30,8 +30,8 @@ export default tseslint.config(
           enforceBuildableLibDependency: false,
           allow: [],
           banTransitiveDependencies: true,
-          // The CLI loads the API client (and its HTTP library) with import() for start-up time; its tests import it statically.
-          checkDynamicDependenciesExceptions: ['@brandwire/client', '@brandwire/client/testing'],
+          // The CLI loads the API client and the AI client (and their HTTP library) with import() for start-up time; its tests import them statically.
+          checkDynamicDependenciesExceptions: ['@brandwire/client', '@brandwire/client/testing', '@brandwire/ai', '@brandwire/ai/testing'],
           depConstraints: layerRules,
         },
       ],

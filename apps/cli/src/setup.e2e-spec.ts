@@ -131,6 +131,24 @@ describe('setup, whoami and key storage', () => {
     expect(second.stdout).not.toContain('hooks.slack.test/x');
   });
 
+  it('stores how the gateway answers with AI: the url, the reply mode and the instructions, refusing values that cannot work', async () => {
+    const config = s.configDir('gateway-ai');
+    const run = await s.run(
+      ['setup', TEST_TOKENS.writer, '--ai-provider', 'anthropic', '--ai-api-key', 'sk-ant', '--ai-url', 'http://127.0.0.1:9/', '--ai-reply', 'suggest', '--ai-instructions', 'Answer in two sentences.', '--json'],
+      { config },
+    );
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ gateway: { ai: { provider: 'anthropic', apiKey: 'set', url: 'http://127.0.0.1:9', reply: 'suggest', instructions: 'Answer in two sentences.' } } });
+    expect(stored(config)).toMatchObject({ gateway: { ai: { apiKey: 'sk-ant', reply: 'suggest' } } });
+    const badMode = await s.run(['setup', TEST_TOKENS.writer, '--ai-reply', 'always', '--json'], { config });
+    expect(badMode.code).toBe(2);
+    expect(badMode.stdout).toContain('Expected --ai-reply=always to be one of: off, suggest, auto');
+    const badUrl = await s.run(['setup', TEST_TOKENS.writer, '--ai-url', 'ftp://models.test', '--json'], { config });
+    expect(badUrl.code).toBe(2);
+    expect(badUrl.json()).toMatchObject({ code: 'USAGE', error: '--ai-url must be an http or https URL, got "ftp://models.test"' });
+    expect(stored(config)).toMatchObject({ gateway: { ai: { url: 'http://127.0.0.1:9', reply: 'suggest' } } });
+  });
+
   it('shows the gateway settings a --dry-run would store, secrets only as "set"', async () => {
     const config = s.configDir('gateway-dry');
     const dry = await s.run(['setup', TEST_TOKENS.writer, '--dry-run', '--sink-type', 'slack', '--sink-token', 'xoxb-secret', '--ai-provider', 'ollama', '--json'], { config });

@@ -2,6 +2,7 @@ import { string as stringArg } from '@oclif/core/args';
 import { boolean, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import type { GatewaySettings } from '../lib/config-store';
+import { checkEndpoint } from '../lib/connect';
 import { fields } from '../lib/output';
 import { type SetupResult, runSetup } from '../lib/setup-flow';
 import { terminalPrompter } from '../lib/terminal-prompter';
@@ -28,9 +29,17 @@ export default class Setup extends BrandwireCommand {
     'sink-token': string({ description: 'gateway: token of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<token>' }),
     'crm-url': string({ description: 'gateway: CRM API URL', helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'crm-token': string({ description: 'gateway: CRM API token', helpGroup: 'GATEWAY', helpValue: '<token>' }),
-    'ai-provider': string({ description: 'gateway: AI provider (e.g. openai, anthropic, ollama)', helpGroup: 'GATEWAY', helpValue: '<name>' }),
-    'ai-model': string({ description: 'gateway: AI model id', helpGroup: 'GATEWAY', helpValue: '<id>' }),
+    'ai-provider': string({ description: 'gateway: AI provider', options: ['openai', 'anthropic', 'ollama'], helpGroup: 'GATEWAY', helpValue: '<name>' }),
+    'ai-model': string({ description: 'gateway: AI model id (see `brandwire model list`)', helpGroup: 'GATEWAY', helpValue: '<id>' }),
     'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>' }),
+    'ai-url': string({ description: "gateway: base URL of the provider's API, for a local or compatible server (OpenAI's with /v1)", helpGroup: 'GATEWAY', helpValue: '<url>' }),
+    'ai-reply': string({
+      description: 'gateway: on a customer message, post a suggested reply to the team chat (suggest), send it to the customer (auto), or neither (off, the default)',
+      options: ['off', 'suggest', 'auto'],
+      helpGroup: 'GATEWAY',
+      helpValue: '<mode>',
+    }),
+    'ai-instructions': string({ description: "gateway: the brand's instructions for AI replies (tone, facts, what never to promise)", helpGroup: 'GATEWAY', helpValue: '<text>' }),
   };
 
   async run(): Promise<SetupResult> {
@@ -44,7 +53,14 @@ export default class Setup extends BrandwireCommand {
         gateway: {
           sink: { type: flags['sink-type'], url: flags['sink-url'], token: flags['sink-token'] },
           crm: { url: flags['crm-url'], token: flags['crm-token'] },
-          ai: { provider: flags['ai-provider'], model: flags['ai-model'], apiKey: flags['ai-api-key'] },
+          ai: {
+            provider: flags['ai-provider'],
+            model: flags['ai-model'],
+            apiKey: flags['ai-api-key'],
+            url: flags['ai-url'] === undefined ? undefined : checkEndpoint(flags['ai-url'], '--ai-url'),
+            reply: flags['ai-reply'],
+            instructions: flags['ai-instructions'],
+          },
         },
         prompter: args.key === undefined ? terminalPrompter() : undefined,
       },

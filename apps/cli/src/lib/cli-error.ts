@@ -10,7 +10,8 @@ export type CliErrorCode =
   | 'ACCESS_DENIED'
   | 'EXPIRED_TOKEN'
   | 'LOGIN_FAILED'
-  | 'AI_UNAVAILABLE';
+  | 'AI_UNAVAILABLE'
+  | 'MODEL_UNKNOWN';
 
 /**
  * A failure to report as `{ ok: false, error, code, ...details }` with --json, or `Error: …` on stderr, and its

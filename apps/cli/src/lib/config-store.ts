@@ -17,6 +17,10 @@ export interface GatewaySettings {
     apiKey?: string;
     /** base URL of the provider's API; for a local or compatible server */
     url?: string;
+    /** what the gateway does with a customer message: nothing (default), post a suggested reply to the team chat, or send it */
+    reply?: string;
+    /** the brand's own instructions for the replies (tone, what to say, what never to promise) */
+    instructions?: string;
   };
 }
 

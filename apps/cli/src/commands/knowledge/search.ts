@@ -2,7 +2,8 @@ import type { JsonValue, SearchHit } from '@brandwire/knowledge';
 import { string as stringArg } from '@oclif/core/args';
 import { integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
-import { type AiModelSettings, extractKeywords } from '../../lib/ai-keywords';
+import type { AiSettings } from '@brandwire/ai';
+import { extractKeywords } from '../../lib/ai-keywords';
 import { usageError } from '../../lib/cli-error';
 import { closing, openReader } from '../../lib/knowledge-access';
 import { presentHits, presentQueryResult } from '../../lib/knowledge-present';
@@ -79,7 +80,7 @@ export default class KnowledgeSearch extends BrandwireCommand {
   }
 
   /** Keyword extraction by the configured model, then node matching: full-text search of the keywords. */
-  private async aiWords(text: string, limit: number | undefined, ai: AiModelSettings): Promise<TextSearchResult> {
+  private async aiWords(text: string, limit: number | undefined, ai: AiSettings): Promise<TextSearchResult> {
     const keywords = await extractKeywords(ai, text);
     const terms = keywords.join(' ');
     const reader = await openReader('search', this.session());

@@ -1,0 +1,4 @@
+export { AI_PROVIDERS, type AiProvider, type AiSettings, isAiProvider } from './ai-settings';
+export { AiUnavailableError } from './ai-error';
+export { type ChatTurn, type CompletionRequest, complete } from './complete';
+export { type ModelInfo, listModels } from './models';
