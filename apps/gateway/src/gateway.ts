@@ -10,7 +10,7 @@ import { openGraphBackend } from './graph-access';
 import { guardMemory } from './memory-guard';
 import { type RunningRelay, startRelay } from './relay/relay';
 import { RelayCursors } from './relay/relay-cursors';
-import { RELAY_ENV, relayName, relaySettingsFrom } from './relay/relay-settings';
+import { RELAY_ENV, aiReplyName, relayName, relaySettingsFrom } from './relay/relay-settings';
 import { removeState, writeState } from './state-file';
 
 export interface RunningGateway {
@@ -28,7 +28,7 @@ function describeGraph(path: string, status: Awaited<ReturnType<KnowledgeBackend
 export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
   // what to relay is checked before anything opens: a setting that cannot work stops the start
   const relaySettings = relaySettingsFrom(env[RELAY_ENV]);
-  const relayCursors = relaySettings && relaySettings.targets.length > 0 ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
+  const relayCursors = relaySettings && (relaySettings.targets.length > 0 || relaySettings.ai) ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
   const backend = await openGraphBackend(options.graph);
   let server: KnowledgeServer | undefined;
   try {
@@ -41,7 +41,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
       onError: (error, path) => log(`error: GET ${path} failed: ${messageOf(error)}`),
     });
     log(`gateway started: pid ${process.pid}, query API and view on ${server.url}, ${describeGraph(options.graph, status)}`);
-    const relays = relaySettings && relayCursors ? relaySettings.targets.map(relayName) : [];
+    const relays = relaySettings && relayCursors ? [...relaySettings.targets.map(relayName), ...(relaySettings.ai ? [aiReplyName(relaySettings.ai)] : [])] : [];
     writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString(), relays });
   } catch (error) {
     await server?.close();

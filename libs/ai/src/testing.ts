@@ -10,7 +10,7 @@ export interface FakeModelRequest {
   body: unknown;
 }
 
-type Reply = string | ((request: FakeModelRequest) => string);
+type Reply = string | ((request: FakeModelRequest) => string | Promise<string>);
 
 /**
  * A local stand-in for a model provider over real HTTP: OpenAI's API (chat completions, models) under `/v1` of
@@ -24,7 +24,7 @@ export interface FakeModel {
   readonly requests: FakeModelRequest[];
   /** the ids the model lists answer */
   models: string[];
-  /** what the chat calls answer from now on (a function sees the request) */
+  /** what the chat calls answer from now on (a function sees the request, and may take its time) */
   answerWith(reply: Reply): void;
   /** every call answers this HTTP status (and body) from now on, until `answerWith` */
   failWith(status: number, body?: string | object): void;
@@ -62,12 +62,14 @@ export async function startFakeModel(): Promise<FakeModel> {
   const answer = (request: FakeModelRequest, res: ServerResponse): void => {
     const anthropic = request.path.startsWith('/anthropic/');
     const path = request.path.replace(/^\/(anthropic|openai)/, '').split('?')[0];
-    const text = (): string => (typeof reply === 'function' ? reply(request) : reply);
+    const answered = (body: (text: string) => object): void => {
+      void Promise.resolve(typeof reply === 'function' ? reply(request) : reply).then((text) => send(res, 200, body(text)));
+    };
     if (request.method === 'POST' && !anthropic && path === '/v1/chat/completions') {
-      return send(res, 200, { id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text() }, finish_reason: 'stop' }] });
+      return answered((text) => ({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }] }));
     }
     if (request.method === 'POST' && anthropic && path === '/v1/messages') {
-      return send(res, 200, { id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text: text() }], stop_reason: 'end_turn' });
+      return answered((text) => ({ id: 'msg_1', type: 'message', role: 'assistant', content: [{ type: 'text', text }], stop_reason: 'end_turn' }));
     }
     if (request.method === 'GET' && path === '/v1/models') {
       if (!anthropic) return send(res, 200, { object: 'list', data: state.models.map((id, i) => ({ id, object: 'model', created: 1_700_000_000 + i, owned_by: 'fake' })) });
@@ -131,6 +133,7 @@ export async function startFakeModel(): Promise<FakeModel> {
 }
 
 function send(res: ServerResponse, status: number, body: string | object): void {
+  if (res.destroyed) return;
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/html' : 'application/json' });
   res.end(text);

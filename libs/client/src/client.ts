@@ -36,8 +36,9 @@ export class BrandwireClient {
   }
 
   // outbound
-  send(input: Target & { text: string }): Promise<SendResponse> {
-    return this.http.post('/api/agent/send', input);
+  /** `idempotencyKey`: a repeat of this send (after a crash, say) gets the first answer instead of a second bubble. */
+  send(input: Target & { text: string }, options: { idempotencyKey?: string } = {}): Promise<SendResponse> {
+    return this.http.post('/api/agent/send', input, options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey });
   }
 
   sendRich(input: Target & { rich: string }): Promise<SendResponse> {

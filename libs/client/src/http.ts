@@ -68,8 +68,8 @@ export class Http {
     return this.expectOk<T>(await this.send({ method: 'GET', url: path, params: defined(query) }));
   }
 
-  async post<T>(path: string, body: unknown = {}): Promise<T> {
-    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: body }));
+  async post<T>(path: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<T> {
+    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: body, headers }));
   }
 
   async put<T>(path: string, body: unknown): Promise<T> {

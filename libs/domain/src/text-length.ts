@@ -33,3 +33,6 @@ export function firstCharacters(text: string, max: number): string {
   }
   return text.slice(0, end);
 }
+
+/** The longest text bubble the messenger takes, in characters (a longer one is refused with -506). */
+export const MAX_TEXT_CHARACTERS = 1_000;

@@ -75,6 +75,10 @@ export function teamChatLine(e: RelayEvent, shown: (written: string) => string =
       return `${where} a message to ${e.userKey} was deleted (${e.serial ?? '?'})`;
     case 'personal_info':
       return `${where} ${e.userKey} agreed to share their nickname and phone number`;
+    case 'ai_suggestion':
+      return `${where} AI suggests for ${e.userKey}: ${shown(e.text ?? '')}`;
+    case 'ai_handoff':
+      return `${where} ${e.userKey} needs an agent: ${e.text ?? 'the AI has no answer'}`;
     default:
       return `${where} ${e.kind} (${e.userKey})`;
   }

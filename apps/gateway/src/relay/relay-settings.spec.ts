@@ -14,7 +14,22 @@ describe('relaySettingsFrom', () => {
     });
   });
 
+  it('reads the AI replies, refusing a suggestion without a team chat to post it in', () => {
+    const ai = { reply: 'suggest', provider: 'anthropic', model: 'claude-x', apiKey: 'k', url: 'http://127.0.0.1:9', instructions: '  Be kind.  ' };
+    expect(relaySettingsFrom(JSON.stringify({ ...base, sink: { type: 'slack', url: 'https://chat.example.com/hook' }, ai }))?.ai).toEqual({
+      mode: 'suggest',
+      model: { provider: 'anthropic', model: 'claude-x', apiKey: 'k', url: 'http://127.0.0.1:9' },
+      instructions: 'Be kind.',
+    });
+    expect(() => relaySettingsFrom(JSON.stringify({ ...base, ai }))).toThrow('AI replies are to be suggested in the team chat, but no team-chat sink is set');
+    expect(relaySettingsFrom(JSON.stringify({ ...base, ai: { ...ai, reply: 'auto', instructions: ' ' } }))?.ai).toMatchObject({ mode: 'auto', instructions: undefined });
+  });
+
   it.each([
+    [JSON.stringify({ ...base, ai: { reply: 'always', provider: 'openai', model: 'm' } }), 'the AI reply mode must be one of suggest, auto, got "always"'],
+    [JSON.stringify({ ...base, ai: { reply: 'auto', provider: 'mistral', model: 'm' } }), 'the AI provider must be one of openai, anthropic, ollama, got "mistral"'],
+    [JSON.stringify({ ...base, ai: { reply: 'auto', provider: 'openai' } }), 'no AI model is selected (`brandwire model set <id>`)'],
+    [JSON.stringify({ ...base, ai: { reply: 'auto', provider: 'openai', model: 'm', url: 'file:///x' } }), 'the AI url must be an http(s) URL, got "file:///x"'],
     ['not json', `${RELAY_ENV} is not JSON`],
     [JSON.stringify({ token: 'k' }), `${RELAY_ENV}: endpoint must be the service's http(s) URL`],
     [JSON.stringify({ endpoint: 'http://x' }), `${RELAY_ENV}: token (the key to read signals with) is missing`],

@@ -1,3 +1,4 @@
+import { AI_PROVIDERS, type AiSettings, isAiProvider } from '@brandwire/ai';
 /** The environment variable through which `brandwire gateway start` hands the daemon what it relays, and with which key. */
 export const RELAY_ENV = 'BRANDWIRE_GATEWAY_RELAY';
 
@@ -12,10 +13,22 @@ export interface RelayTarget {
   token: string | undefined;
 }
 
+export const AI_REPLY_MODES = ['suggest', 'auto'] as const;
+export type AiReplyMode = (typeof AI_REPLY_MODES)[number];
+
+/** How customer messages are answered with AI: a reply suggested in the team chat, or sent to the customer. */
+export interface AiReplySettings {
+  mode: AiReplyMode;
+  model: AiSettings;
+  /** the brand's own instructions, added to the model's */
+  instructions: string | undefined;
+}
+
 export interface RelaySettings {
   endpoint: string;
   token: string;
   targets: RelayTarget[];
+  ai?: AiReplySettings;
 }
 
 interface Given {
@@ -30,7 +43,7 @@ interface Given {
  */
 export function relaySettingsFrom(raw: string | undefined): RelaySettings | undefined {
   if (raw === undefined || raw === '') return undefined;
-  let given: { endpoint?: unknown; token?: unknown; sink?: Given; crm?: Given };
+  let given: { endpoint?: unknown; token?: unknown; sink?: Given; crm?: Given; ai?: Record<string, unknown> };
   try {
     given = JSON.parse(raw) as typeof given;
   } catch {
@@ -41,7 +54,32 @@ export function relaySettingsFrom(raw: string | undefined): RelaySettings | unde
   const targets: RelayTarget[] = [];
   if (given.sink?.url !== undefined) targets.push(targetOf('team chat', given.sink, given.sink.type ?? 'webhook'));
   if (given.crm?.url !== undefined) targets.push(targetOf('CRM', given.crm, 'webhook'));
-  return { endpoint: given.endpoint, token: given.token, targets };
+  const ai = given.ai === undefined ? undefined : aiReplyOf(given.ai, targets);
+  return { endpoint: given.endpoint, token: given.token, targets, ...(ai && { ai }) };
+}
+
+/** The team chat, where AI suggestions and hand-overs are posted. */
+export function teamChatOf(settings: RelaySettings): RelayTarget | undefined {
+  return settings.targets.find((target) => target.name === 'team chat');
+}
+
+function aiReplyOf(given: Record<string, unknown>, targets: readonly RelayTarget[]): AiReplySettings {
+  const { reply, provider, model, apiKey, url, instructions } = given;
+  if (!(AI_REPLY_MODES as readonly unknown[]).includes(reply)) throw new Error(`the AI reply mode must be one of ${AI_REPLY_MODES.join(', ')}, got ${JSON.stringify(reply)}`);
+  if (!isAiProvider(provider)) throw new Error(`the AI provider must be one of ${AI_PROVIDERS.join(', ')}, got ${JSON.stringify(provider)}`);
+  if (typeof model !== 'string' || model === '') throw new Error('no AI model is selected (`brandwire model set <id>`)');
+  if (url !== undefined && (typeof url !== 'string' || !isHttpUrl(url))) throw new Error(`the AI url must be an http(s) URL, got ${JSON.stringify(url)}`);
+  if (reply === 'suggest' && !targets.some((t) => t.name === 'team chat')) throw new Error('AI replies are to be suggested in the team chat, but no team-chat sink is set (`brandwire setup <key> --sink-type … --sink-url …`)');
+  return {
+    mode: reply as AiReplyMode,
+    model: { provider, model, ...(typeof apiKey === 'string' && apiKey !== '' && { apiKey }), ...(typeof url === 'string' && { url }) },
+    instructions: typeof instructions === 'string' && instructions.trim() !== '' ? instructions.trim() : undefined,
+  };
+}
+
+/** How the AI replies are named to people: "AI replies (suggest, openai/gpt-4o-mini)". */
+export function aiReplyName(ai: AiReplySettings): string {
+  return `AI replies (${ai.mode}, ${ai.model.provider}/${ai.model.model})`;
 }
 
 /** How a target is named to people: "team chat (slack)", "CRM". */

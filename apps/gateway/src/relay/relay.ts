@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrandwireClient, followSignals, isApiError, isNetworkError } from '@brandwire/client';
+import { BrandwireClient, type SignalEvent, followSignals, isApiError, isNetworkError } from '@brandwire/client';
 import { messageOf } from '../gateway-log';
 import type { RelayCursors } from './relay-cursors';
 import { deliverTo } from './relay-delivery';
 import { isRelayed, needsContent, relayEventOf } from './relay-event';
-import type { RelaySettings, RelayTarget } from './relay-settings';
+import { answerCustomer } from './ai-reply';
+import { OrderedWindow } from './ordered-window';
+import { type AiReplySettings, type RelaySettings, type RelayTarget, teamChatOf } from './relay-settings';
 import { RoomTexts } from './room-texts';
 
 /** How often the key's channels are listed again: a channel added meanwhile is followed from then on. */
@@ -12,6 +14,11 @@ const DISCOVER_EVERY_MS = 60_000;
 /** The pause after the service refused the relay (the key, the brand) or could not be reached. */
 const REFUSED_RETRY_MS = 60_000;
 const UNREACHABLE_RETRY_MS = 5_000;
+/** How many customers of a channel the model answers at once. */
+const AI_REPLIES_AT_ONCE = 8;
+
+/** Takes one event of a pair; calls `keep` with the id the pair's cursor may move to, once the event is done with. */
+type Handler = (event: SignalEvent, keep: (id: string) => void) => Promise<void>;
 
 export interface RunningRelay {
   /** Stops following the signals; an event being relayed is relayed again at the next start. */
@@ -19,7 +26,8 @@ export interface RunningRelay {
 }
 
 /**
- * Relays the signals of every channel the key reads to each target (the team chat, the CRM), each pair on its own
+ * Relays the signals of every channel the key reads to each target (the team chat, the CRM, the AI answering
+ * customer messages), each pair on its own
  * (a target that is down holds back only itself), in `seq` order, with the message texts read from the rooms.
  * Where each pair stopped is kept in `cursors`, per service endpoint; a pair relayed for the first time starts
  * at the channel's end (its history is not relayed), kept at once, so nothing from then on is lost.
@@ -32,48 +40,69 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
   const pairs: Promise<void>[] = [];
 
   /** The cursor of a pair: where it stopped, else the channel's end now (kept before anything is read). */
-  const cursorOf = async (key: string, brand: string, target: RelayTarget): Promise<string> => {
+  const cursorOf = async (key: string, brand: string, name: string): Promise<string> => {
     const kept = cursors.of(key);
     if (kept !== undefined) return kept;
     const end = (await client.signals({ brand, after: 'now' })).next;
     cursors.keep(key, end);
-    report(`the ${target.name} relay of ${brand} starts at its end (${end}): its history is not relayed`);
+    report(`the ${name} relay of ${brand} starts at its end (${end}): its history is not relayed`);
     return end;
   };
 
-  const relayPair = async (brand: string, target: RelayTarget, rooms: RoomTexts): Promise<void> => {
-    const key = `${settings.endpoint} ${brand} ${target.name}`;
+  /** A target takes each event in turn, its text read from the room. */
+  const deliveringTo =
+    (target: RelayTarget, rooms: RoomTexts): Handler =>
+    async (event, keep) => {
+      if (isRelayed(event)) {
+        const userKey = String(event.signal['userKey']);
+        const content = needsContent(event) ? await rooms.find(userKey, Number(event.signal['seq'])) : undefined;
+        await deliverTo(target, relayEventOf(event, content), signal, report);
+      }
+      if (event.id !== undefined) keep(event.id);
+    };
+
+  /** The model answers customer messages, several customers at once, each customer's in turn. */
+  const answeringWith = (ai: AiReplySettings, brand: string): Handler => {
+    let window: OrderedWindow | undefined;
+    const context = { client, ai, teamChat: teamChatOf(settings), stop: signal, report };
+    return async (event, keep) => {
+      if (event.id === undefined) return;
+      window ??= new OrderedWindow(AI_REPLIES_AT_ONCE, keep);
+      const userKey = String(event.signal['userKey']);
+      const seq = Number(event.signal['seq']);
+      await window.add(userKey, event.id, event.kind === 'message' ? () => answerCustomer(context, brand, userKey, seq) : async () => undefined);
+    };
+  };
+
+  const relayPair = async (brand: string, name: string, handle: Handler): Promise<void> => {
+    const key = `${settings.endpoint} ${brand} ${name}`;
+    const keep = (id: string): void => {
+      if (!signal.aborted) cursors.keep(key, id);
+    };
     while (!signal.aborted) {
       let after: string | undefined;
       try {
-        after = await cursorOf(key, brand, target);
+        after = await cursorOf(key, brand, name);
         await followSignals({
           endpoint: settings.endpoint,
           token: settings.token,
           brand,
           after,
           signal,
-          onOpen: () => report(`following the signals of ${brand} for the ${target.name} after ${cursors.of(key) ?? '?'}`),
-          onEvent: async (event) => {
-            if (isRelayed(event)) {
-              const userKey = String(event.signal['userKey']);
-              const content = needsContent(event) ? await rooms.find(userKey, Number(event.signal['seq'])) : undefined;
-              await deliverTo(target, relayEventOf(event, content), signal, report);
-            }
-            if (event.id !== undefined && !signal.aborted) cursors.keep(key, event.id);
-          },
+          onOpen: () => report(`following the signals of ${brand} for the ${name} after ${cursors.of(key) ?? '?'}`),
+          onEvent: (event) => handle(event, keep),
           onDisconnect: (error, retryInMs) => report(`the signal stream of ${brand} broke (${error.message}); opening it again in ${retryInMs / 1000} s`),
         });
       } catch (error) {
         if (signal.aborted) return;
         if (isApiError(error) && error.status === 400 && /past the channel's last seq/.test(error.message)) {
-          report(`the ${target.name} relay of ${brand} stood at ${after ?? '?'}, past the service's last signal (another service, or one whose data started again): it starts at the channel's end`);
+          report(`the ${name} relay of ${brand} stood at ${after ?? '?'}, past the service's last signal (another service, or one whose data started again): it starts at the channel's end`);
           cursors.forget(key);
           continue;
         }
         const retryMs = isApiError(error) ? REFUSED_RETRY_MS : UNREACHABLE_RETRY_MS;
         const why = isApiError(error) ? `the service refused it: ${error.code}, ${error.message}` : isNetworkError(error) ? error.message : `it failed: ${messageOf(error)}`;
-        report(`error: the ${target.name} relay of ${brand} waits (${why}); trying again in ${retryMs / 1000} s`);
+        report(`error: the ${name} relay of ${brand} waits (${why}); trying again in ${retryMs / 1000} s`);
         await sleep(retryMs, undefined, { signal }).catch(() => undefined);
       }
     }
@@ -89,13 +118,16 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
     }
     const fresh = channels.filter((channel) => !followed.has(channel));
     if (fresh.length === 0) return;
-    report(`relaying the signals of ${fresh.join(', ')} to the ${settings.targets.map((t) => t.name).join(' and the ')}`);
+    const names = [...settings.targets.map((t) => `the ${t.name}`), ...(settings.ai ? [`the AI (${settings.ai.mode})`] : [])];
+    report(`relaying the signals of ${fresh.join(', ')} to ${names.join(' and ')}`);
     for (const brand of fresh) {
       followed.add(brand);
       const rooms = new RoomTexts(client, brand);
-      for (const target of settings.targets) {
+      const handlers: Array<[string, Handler]> = settings.targets.map((target) => [target.name, deliveringTo(target, rooms)]);
+      if (settings.ai) handlers.push(['AI', answeringWith(settings.ai, brand)]);
+      for (const [name, handle] of handlers) {
         // a failure the pair could not handle (its cursor file unwritable, say) is told, never left unhandled
-        pairs.push(relayPair(brand, target, rooms).catch((error: unknown) => report(`error: the ${target.name} relay of ${brand} stopped: ${messageOf(error)}`)));
+        pairs.push(relayPair(brand, name, handle).catch((error: unknown) => report(`error: the ${name} relay of ${brand} stopped: ${messageOf(error)}`)));
       }
     }
   };

@@ -1,0 +1,104 @@
+import { complete } from '@brandwire/ai';
+import { type BrandwireClient, type MessageItem, isApiError } from '@brandwire/client';
+import { messageOf } from '../gateway-log';
+import { conversationTurns, isHandoff, replyInstructions, replyText } from './ai-prompt';
+import { deliverTo } from './relay-delivery';
+import type { RelayEvent } from './relay-event';
+import type { AiReplySettings, RelayTarget } from './relay-settings';
+
+/** A message older than this is not answered (the gateway was stopped meanwhile, say): a late reply is worse than none. */
+export const STALE_AFTER_MS = 10 * 60_000;
+/** How much of the room the model reads. */
+const CONTEXT_MESSAGES = 50;
+const MAX_ANSWER_TOKENS = 600;
+
+export interface AiReplyContext {
+  client: BrandwireClient;
+  ai: AiReplySettings;
+  /** where suggestions and hand-overs are posted; none with `auto` and no sink */
+  teamChat: RelayTarget | undefined;
+  stop: AbortSignal;
+  report: (line: string) => void;
+}
+
+/**
+ * Answers the customer message `seq` of a room with the model: posted to the team chat as a suggestion, or sent to
+ * the customer (`auto`, with an idempotency key, so a repeat after a restart sends nothing twice). A message the
+ * customer followed with another is answered with that one; one an agent answered, or an ended consultation's, is not.
+ * A model that cannot answer, or declines to, leaves the customer to an agent, and the team chat is told.
+ */
+export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey: string, seq: number): Promise<void> {
+  const where = `${userKey} in ${brand} (seq ${seq})`;
+  let room: readonly MessageItem[];
+  try {
+    room = (await ctx.client.messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages;
+  } catch (error) {
+    ctx.report(`error: the AI reply to ${where} is skipped: its room could not be read (${isApiError(error) ? `${error.code}, ${error.message}` : messageOf(error)})`);
+    return;
+  }
+  const message = room.find((item) => item.seq === seq && item.kind === 'message');
+  if (!message) return ctx.report(`the AI reply to ${where} is skipped: the message is no longer among the room's latest ${CONTEXT_MESSAGES}`);
+  const passed = whyNotAnswered(room, seq);
+  if (passed !== undefined) return passed === '' ? undefined : ctx.report(`the AI reply to ${where} is skipped: ${passed}`);
+  if (Date.now() - message.timestampUnixMs > STALE_AFTER_MS) return ctx.report(`the AI reply to ${where} is skipped: the message is more than ${STALE_AFTER_MS / 60_000} minutes old`);
+
+  let answer: string;
+  try {
+    answer = await complete(ctx.ai.model, {
+      system: replyInstructions(brand, ctx.ai.instructions),
+      turns: conversationTurns(room, message),
+      maxTokens: MAX_ANSWER_TOKENS,
+      temperature: 0.3,
+      signal: ctx.stop,
+    });
+  } catch (error) {
+    if (ctx.stop.aborted) return;
+    ctx.report(`error: the AI could not answer ${where}: ${messageOf(error)}`);
+    return tellTeamChat(ctx, notice('ai_handoff', brand, userKey, seq, 'the AI could not be asked'));
+  }
+  if (isHandoff(answer)) {
+    ctx.report(`the AI leaves ${where} to an agent`);
+    return tellTeamChat(ctx, notice('ai_handoff', brand, userKey, seq, 'the AI has no answer'));
+  }
+  // the model takes seconds: an agent may have answered, or the customer written again, meanwhile
+  const meanwhile = await ctx.client.messages({ brand, userKey, max: CONTEXT_MESSAGES }).then(
+    (page) => whyNotAnswered(page.messages, seq),
+    () => undefined,
+  );
+  if (meanwhile !== undefined) return meanwhile === '' ? undefined : ctx.report(`the AI's answer to ${where} is dropped: ${meanwhile}`);
+  const text = replyText(answer);
+  if (ctx.ai.mode === 'suggest') return tellTeamChat(ctx, notice('ai_suggestion', brand, userKey, seq, text));
+  await sendReply(ctx, brand, userKey, seq, text, where);
+}
+
+/**
+ * Why the message `seq` is not to be answered now, from its room: '' when the customer wrote again (that message is
+ * answered, with this one before it), else what happened after it; undefined when it is still to be answered.
+ */
+function whyNotAnswered(room: readonly MessageItem[], seq: number): string | undefined {
+  const after = room.filter((item) => item.seq > seq);
+  if (after.some((item) => item.kind === 'message')) return '';
+  const answered = after.find((item) => item.kind === 'agent' || item.kind === 'ended' || item.kind === 'expired');
+  if (answered === undefined) return undefined;
+  return answered.kind === 'agent' ? 'an agent answered' : `the consultation ${answered.kind}`;
+}
+
+async function sendReply(ctx: AiReplyContext, brand: string, userKey: string, seq: number, text: string, where: string): Promise<void> {
+  try {
+    const sent = await ctx.client.send({ brandKey: brand, userKey, text }, { idempotencyKey: `ai-reply:${brand}:${seq}` });
+    if (sent.ok) ctx.report(`the AI answered ${where} (${sent.serial})`);
+    else ctx.report(`error: the AI's answer to ${where} was not delivered: the messenger answered ${sent.code}${sent.message ? ` (${sent.message})` : ''}`);
+  } catch (error) {
+    // the same message answered before a restart: that answer stands
+    if (isApiError(error) && error.code === 'IDEMPOTENCY_CONFLICT') return ctx.report(`the AI answered ${where} before`);
+    ctx.report(`error: the AI's answer to ${where} could not be sent (${isApiError(error) ? `${error.code}, ${error.message}` : messageOf(error)})`);
+  }
+}
+
+function notice(kind: 'ai_suggestion' | 'ai_handoff', brand: string, userKey: string, seq: number, text: string): RelayEvent {
+  return { id: `${brand}:${seq}.ai`, kind, brandKey: brand, userKey, seq, at: new Date().toISOString(), text };
+}
+
+async function tellTeamChat(ctx: AiReplyContext, event: RelayEvent): Promise<void> {
+  if (ctx.teamChat) await deliverTo(ctx.teamChat, event, ctx.stop, ctx.report);
+}

@@ -1,0 +1,81 @@
+import { OrderedWindow } from './ordered-window';
+
+describe('OrderedWindow', () => {
+  const gate = () => {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  };
+
+  it('runs rooms side by side, one room in order, and settles only through tasks that all ended', async () => {
+    const settled: string[] = [];
+    const order: string[] = [];
+    const window = new OrderedWindow(4, (id) => settled.push(id));
+    const a1 = gate();
+    const b1 = gate();
+    await window.add('a', '1', async () => {
+      await a1.opened;
+      order.push('a1');
+    });
+    await window.add('b', '2', async () => {
+      await b1.opened;
+      order.push('b2');
+    });
+    await window.add('a', '3', async () => {
+      order.push('a3');
+    });
+    b1.open();
+    await new Promise((resolve) => setImmediate(resolve));
+    // b's task ended, but a's first has not: nothing is settled past it, and a's second waits for it
+    expect(order).toEqual(['b2']);
+    expect(settled).toEqual([]);
+    a1.open();
+    await window.drained();
+    expect(order).toEqual(['b2', 'a1', 'a3']);
+    expect(settled.at(-1)).toBe('3');
+  });
+
+  it('lets no more than its width run at once, and counts a failed task as ended', async () => {
+    const settled: string[] = [];
+    const window = new OrderedWindow(2, (id) => settled.push(id));
+    const first = gate();
+    let running = 0;
+    let most = 0;
+    const task = (wait?: Promise<void>, fail = false) => async () => {
+      running++;
+      most = Math.max(most, running);
+      await wait;
+      running--;
+      if (fail) throw new Error('failed');
+    };
+    await window.add('a', '1', task(first.opened, true));
+    await window.add('b', '2', task());
+    const third = window.add('c', '3', task());
+    let thirdStarted = false;
+    void third.then(() => (thirdStarted = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(thirdStarted).toBe(true); // b's task ended: a place was free
+    first.open();
+    await window.drained();
+    expect(most).toBeLessThanOrEqual(2);
+    expect(settled.at(-1)).toBe('3');
+  });
+});
+
+describe('OrderedWindow when full', () => {
+  it('holds the caller back while its width of tasks runs', async () => {
+    const window = new OrderedWindow(2, () => undefined);
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    await window.add('a', '1', () => blocked);
+    await window.add('b', '2', () => blocked);
+    let added = false;
+    const third = window.add('c', '3', async () => undefined).then(() => (added = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(added).toBe(false);
+    release();
+    await third;
+    expect(added).toBe(true);
+    await window.drained();
+  });
+});
