@@ -31,7 +31,7 @@ describe('the tool without a service', () => {
       [
         'block', 'chat:activate', 'chat:deactivate', 'chatbot', 'delete', 'end-with-bot', 'env', 'gateway:restart', 'gateway:start', 'gateway:status',
         'gateway:stop', 'help', 'history', 'knowledge:build', 'knowledge:install', 'knowledge:query', 'knowledge:search', 'knowledge:status', 'knowledge:view',
-        'login', 'model',
+        'login', 'model:list', 'model:set',
         'personal-info', 'profile', 'rooms', 'schedule:get', 'schedule:set', 'send', 'setup', 'sysmsg', 'unblock', 'upload:audio', 'upload:file',
         'upload:image', 'upload:video', 'webhook-domain:get', 'webhook-domain:set', 'whoami',
       ].sort(),
@@ -213,15 +213,6 @@ describe('the tool without a service', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe('Error: Missing required flag channel\nHint: see --help for the flags and arguments\n');
-  });
-
-  it.each(['model', 'chatbot'])('has %s as a stub that says it comes later and exits 1', async (command) => {
-    const run = await runCli([command, 'status', '--json']);
-    expect(run.code).toBe(1);
-    expect(run.json()).toEqual({ ok: false, error: `\`brandwire ${command}\` comes in a later version of the tool; nothing was done`, code: 'NOT_IMPLEMENTED' });
-    const text = await runCli([command]);
-    expect(text.code).toBe(1);
-    expect(text.stderr).toContain('comes in a later version');
   });
 
   it('reports an unreachable service as NETWORK (exit 1) with a hint about the endpoint', async () => {

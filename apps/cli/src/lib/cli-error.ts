@@ -6,7 +6,6 @@ export type CliErrorCode =
   | 'AUTH_REQUIRED'
   | 'CONFIG'
   | 'FILE'
-  | 'NOT_IMPLEMENTED'
   | 'ACCESS_DENIED'
   | 'EXPIRED_TOKEN'
   | 'LOGIN_FAILED'

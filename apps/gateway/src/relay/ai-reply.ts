@@ -1,7 +1,6 @@
-import { complete } from '@brandwire/ai';
+import { complete, conversationTurns, isHandoff, replyInstructions, replyText } from '@brandwire/ai';
 import { type BrandwireClient, type MessageItem, isApiError } from '@brandwire/client';
 import { messageOf } from '../gateway-log';
-import { conversationTurns, isHandoff, replyInstructions, replyText } from './ai-prompt';
 import { deliverTo } from './relay-delivery';
 import type { RelayEvent } from './relay-event';
 import type { AiReplySettings, RelayTarget } from './relay-settings';

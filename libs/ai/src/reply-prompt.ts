@@ -1,6 +1,14 @@
-import type { ChatTurn } from '@brandwire/ai';
-import type { MessageItem } from '@brandwire/client';
 import { MAX_TEXT_CHARACTERS, firstCharacters, isLongerThan } from '@brandwire/domain';
+import type { ChatTurn } from './complete';
+
+/** A room's message item (GET /api/agent/rooms/{userKey}/messages), as much of it as a prompt reads. */
+export interface RoomItem {
+  seq: number;
+  sessionId: string;
+  kind: string;
+  text: string;
+  deleted?: boolean;
+}
 
 /** What the model answers when it should not answer: an agent takes over. */
 export const HANDOFF = 'HANDOFF';
@@ -20,7 +28,7 @@ export function replyInstructions(brand: string, instructions: string | undefine
  * The consultation up to the message to answer, as the model's turns: the customer's messages as the user's, the
  * agents' sends as the assistant's, oldest first, one turn per run of the same side, starting with the customer.
  */
-export function conversationTurns(newestFirst: readonly MessageItem[], answering: MessageItem): ChatTurn[] {
+export function conversationTurns(newestFirst: readonly RoomItem[], answering: RoomItem): ChatTurn[] {
   const turns: ChatTurn[] = [];
   for (const item of [...newestFirst].reverse()) {
     if (item.sessionId !== answering.sessionId || item.seq > answering.seq || item.deleted) continue;

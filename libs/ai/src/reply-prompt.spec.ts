@@ -1,15 +1,6 @@
-import type { MessageItem } from '@brandwire/client';
-import { conversationTurns, isHandoff, replyInstructions, replyText } from './ai-prompt';
+import { type RoomItem, conversationTurns, isHandoff, replyInstructions, replyText } from './reply-prompt';
 
-const item = (seq: number, kind: string, text: string, sessionId = 's2', deleted?: boolean): MessageItem => ({
-  seq,
-  userKey: 'u',
-  sessionId,
-  kind,
-  text,
-  timestampUnixMs: seq * 1000,
-  ...(deleted && { deleted }),
-});
+const item = (seq: number, kind: string, text: string, sessionId = 's2', deleted?: boolean): RoomItem => ({ seq, sessionId, kind, text, ...(deleted && { deleted }) });
 
 describe('the AI reply prompt', () => {
   it("turns the consultation up to the message into the model's turns: this session only, runs of one side joined, starting with the customer", () => {
@@ -24,7 +15,7 @@ describe('the AI reply prompt', () => {
       item(2, 'reference', ''),
       item(1, 'message', 'an earlier consultation', 's1'),
     ];
-    expect(conversationTurns(newestFirst, newestFirst[1] as MessageItem)).toEqual([
+    expect(conversationTurns(newestFirst, newestFirst[1] as RoomItem)).toEqual([
       { role: 'user', content: 'I want the catalogue' },
       { role: 'assistant', content: 'Here it is.' },
       { role: 'user', content: 'is it blue?\nand the other one?' },

@@ -1,0 +1,108 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type FakeModel, startFakeModel } from '@brandwire/ai/testing';
+import { TEST_TOKENS } from '@brandwire/client/testing';
+import { CliSandbox, LAUNCHER } from './test-support/cli';
+import { Pty, plain } from './test-support/pty';
+
+describe('brandwire chatbot', () => {
+  let s: CliSandbox;
+  let model: FakeModel;
+  let config: string;
+
+  const systemOf = (index: number): string => {
+    const body = model.requests.filter((r) => r.method === 'POST')[index]?.body as { messages: Array<{ role: string; content: string }> } | undefined;
+    return body?.messages[0]?.content ?? '';
+  };
+
+  beforeAll(async () => {
+    s = await CliSandbox.start();
+    model = await startFakeModel();
+    config = s.configDir('chatbot');
+    mkdirSync(config, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(config, 'config.json'),
+      JSON.stringify({ gateway: { ai: { provider: 'openai', model: 'gpt-test', apiKey: 'sk-bot-secret', url: model.openAiUrl, instructions: 'Never promise a date.' } } }),
+      { mode: 0o600 },
+    );
+    await s.service.customerWrites('mina', 'My order #1234 has not arrived.');
+  });
+  afterAll(async () => {
+    await model.close();
+    await s.stop();
+  });
+  beforeEach(() => {
+    model.requests.length = 0;
+    model.answerWith('OK');
+  });
+
+  it('answers one question with --ask, the rooms and the open room in view of the model, also as JSON', async () => {
+    model.answerWith('Mina is waiting for order #1234.');
+    const run = await s.run(['chatbot', '--channel', 'acme-kakao', '--to', 'mina', '--ask', 'What does this customer want?', '--json'], { config, token: TEST_TOKENS.writer });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.json()).toEqual({ ok: true, channel: 'acme-kakao', userKey: 'mina', answer: 'Mina is waiting for order #1234.' });
+    const system = systemOf(0);
+    expect(system).toContain('Consultations in progress (customer, last activity, last text):\n- mina, ');
+    expect(system).toMatch(/The open room, customer mina, oldest first:\n\[[^\]]+\] consultation started\n\[[^\]]+\] customer: My order #1234 has not arrived\./);
+    expect(system).toContain("The brand's instructions for replies:\nNever promise a date.");
+    model.answerWith('Only mina is waiting.');
+    const text = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'Anyone waiting?'], { config, token: TEST_TOKENS.writer });
+    expect(text.stdout).toBe('Only mina is waiting.\n');
+    expect(systemOf(1)).not.toContain('The open room');
+  });
+
+  it('needs a terminal without --ask, a model, and a key, saying which', async () => {
+    const piped = await s.run(['chatbot', '--channel', 'acme-kakao'], { config, token: TEST_TOKENS.writer });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toBe('Error: the chatbot is a chat and needs a terminal\nHint: pass --ask "<question>" to ask one question from a script\n');
+    const json = await s.run(['chatbot', '--channel', 'acme-kakao', '--json'], { config, token: TEST_TOKENS.writer });
+    expect(json.json()).toEqual({ ok: false, code: 'USAGE', error: '--json needs --ask: the chat itself is for people' });
+    const noModel = s.configDir('chatbot-no-model');
+    mkdirSync(noModel, { recursive: true, mode: 0o700 });
+    writeFileSync(join(noModel, 'config.json'), JSON.stringify({ gateway: { ai: { provider: 'openai', apiKey: 'k' } } }), { mode: 0o600 });
+    const run = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config: noModel, token: TEST_TOKENS.writer });
+    expect(run.code).toBe(1);
+    expect(run.json()).toEqual({ ok: false, code: 'CONFIG', error: 'no AI model is selected', setting: 'gateway.ai' });
+    const keyless = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config });
+    expect(keyless.code).toBe(4);
+    expect(keyless.json()).toMatchObject({ code: 'AUTH_REQUIRED' });
+  });
+
+  it('fails with AI_UNAVAILABLE when the model cannot answer, never showing the key', async () => {
+    model.failWith(500, { error: { message: 'overloaded' } });
+    const run = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config, token: TEST_TOKENS.writer });
+    expect(run.code).toBe(1);
+    expect(run.json()).toMatchObject({ ok: false, code: 'AI_UNAVAILABLE', error: expect.stringMatching(/^the assistant \(openai\/gpt-test\) could not answer: the request to .* failed: HTTP 500 .*overloaded$/) });
+    expect(run.stdout).not.toContain('sk-bot-secret');
+  });
+
+  it('chats on a terminal: lists rooms, opens one, drafts a reply and sends it only on /send', async () => {
+    const pty = new Pty(`${LAUNCHER} chatbot --channel acme-kakao`, { BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_TOKEN: TEST_TOKENS.writer });
+    await pty.waitFor('Assistant for acme-kakao (openai/gpt-test). /help lists the commands, /quit leaves.');
+    await pty.waitFor('acme-kakao> ');
+    pty.type('/rooms\r');
+    await pty.waitFor(/│ mina +│/);
+    pty.type('/draft\r');
+    await pty.waitFor('Error: /draft needs an open room: /open <customer> first (or start with --to)');
+    pty.type('/open mina\r');
+    await pty.waitFor('Messages with mina on acme-kakao, newest first:');
+    await pty.waitFor('acme-kakao › mina> ');
+    model.answerWith('Sorry for the wait: order #1234 is on its way.');
+    pty.type('/draft\r');
+    await pty.waitFor('Draft for mina (/send sends it, or /send <your text>):\nSorry for the wait: order #1234 is on its way.');
+    expect((await s.service.customerChat('mina')).map((b) => b.text)).toEqual(['My order #1234 has not arrived.']);
+    pty.type('/send\r');
+    await pty.waitFor(/Sent to mina \(bw-\d+-\w+\)\./);
+    expect((await s.service.customerChat('mina')).map((b) => b.text)).toEqual(['My order #1234 has not arrived.', 'Sorry for the wait: order #1234 is on its way.']);
+    model.answerWith('You already answered mina.');
+    pty.type('Did I answer mina?\r');
+    await pty.waitFor('You already answered mina.');
+    expect(systemOf(1)).toContain('agent: Sorry for the wait: order #1234 is on its way.');
+    pty.type('/nope\r');
+    await pty.waitFor('Error: unknown command /nope');
+    pty.type('/quit\r');
+    expect(await pty.exit()).toBe(0);
+    expect(plain(pty.output)).toContain('Bye.');
+    expect(pty.output).not.toContain('sk-bot-secret');
+  });
+});
