@@ -152,7 +152,28 @@ export class SignalsRepo {
     });
   }
 
-  /** Records failed attempts with their next attempt time (or gives the signals up), in one transaction. */
+  /**
+   * After the channel's webhook was removed: its pending signals are no longer to be delivered ('none', as those
+   * written while it has no webhook; still listed for catch-up). Only while it has none, so a webhook set again
+   * meanwhile keeps what was written for it. Returns how many were stopped.
+   */
+  async stopPendingWithoutWebhook(channelKey: string): Promise<number> {
+    const result = await this.db
+      .updateTable('signals')
+      .set({ state: 'none' })
+      .where('channel_key', '=', channelKey)
+      .where('state', '=', PENDING)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('channel_settings').select(sql.lit(1).as('one')).where('channel_settings.channel_key', '=', channelKey).where('channel_settings.webhook_url', '<>', ''))),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Records failed attempts with their next attempt time (or gives the signals up), in one transaction; a signal
+   * no longer pending (its webhook was removed during the attempt) stays as it is.
+   */
   async markFailed(failures: ReadonlyArray<{ key: SignalKey; nextAttemptMs: number; error: string; dead: boolean }>): Promise<void> {
     if (failures.length === 0) return;
     await this.tx.run(async (trx) => {
@@ -163,6 +184,7 @@ export class SignalsRepo {
           .where('channel_key', '=', key.channelKey)
           .where('seq', '=', key.seq)
           .where('part', '=', key.part)
+          .where('state', '=', PENDING)
           .execute();
       }
     });

@@ -284,6 +284,25 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(of(await store.signals.pending('acme-kakao', 10, { perCustomer: 2, nowMs: T0 + 60_000 }))).toEqual([['stuck', 1], ['stuck', 2], ['newbie', 5]]);
   });
 
+  it('stops what waited for a removed webhook, and only while the channel has none', async () => {
+    await store.settings.setWebhookUrl('acme-kakao', 'https://hooks.example.com/in');
+    const message = (at: number) => ({ userKey: 'u1', sessionId: '1', kind: 'message' as const, text: 'x', timestampUnixMs: at });
+    await store.journal.append('acme-kakao', [message(1), message(2)]);
+    await store.signals.markFailed([{ key: { channelKey: 'acme-kakao', seq: 1, part: 0 }, nextAttemptMs: 99, error: 'HTTP 500', dead: false }]);
+    // set again before the stop ran: what was written for it is kept
+    expect(await store.signals.stopPendingWithoutWebhook('acme-kakao')).toBe(0);
+    await store.settings.setWebhookUrl('acme-kakao', null);
+    expect(await store.signals.stopPendingWithoutWebhook('acme-kakao')).toBe(2);
+    expect(await store.signals.channelsWithPending()).toEqual([]);
+    expect((await store.signals.listAfter('acme-kakao', { seq: 0, part: -1 }, 10)).map((s) => [s.seq, s.state])).toEqual([
+      [1, 'none'],
+      [2, 'none'],
+    ]);
+    // an attempt that was under way when it was removed leaves it stopped
+    await store.signals.markFailed([{ key: { channelKey: 'acme-kakao', seq: 2, part: 0 }, nextAttemptMs: 99, error: 'HTTP 500', dead: false }]);
+    expect(await store.signals.channelsWithPending()).toEqual([]);
+  });
+
   it("writes each item's signals with it: pending with a webhook, none without, in seq order", async () => {
     expect((await store.settings.get('acme-kakao')).webhookSecret).toMatch(/^whsec_/);
     await store.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '1', kind: 'message', text: 'before the webhook', timestampUnixMs: 1 }]);

@@ -83,7 +83,7 @@ export class SandboxController {
   @ApiOperation({ summary: "Moves the sandbox's clock and the service's together" })
   @RequiresScope('BrandRead', { brand: false })
   @ApiOkResponse({ description: "ok:true and the clock's new time (now, epoch milliseconds)" })
-  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS, { UPSTREAM_UNAVAILABLE: 'the sandbox messenger could not write its clock file; neither clock was moved' })
   advanceClock(@Body() dto: AdvanceClockDto) {
     return this.sandbox.advanceClock(dto);
   }

@@ -81,7 +81,10 @@ export class SandboxService {
 
   async advanceClock(dto: AdvanceClockDto): Promise<{ ok: true; now: number }> {
     const result = await this.sandbox.control.advanceClock(dto.advanceSeconds);
-    if (!result.ok) throw fail('BAD_REQUEST', result.message);
+    if (!result.ok) {
+      if (result.code === 'STATE_NOT_WRITABLE') throw fail('UPSTREAM_UNAVAILABLE', `the sandbox messenger ${result.message}`);
+      throw fail('BAD_REQUEST', result.message);
+    }
     if (!this.sandbox.sharesClock) this.clock.setOffset(result.now - Date.now());
     return { ok: true, now: result.now };
   }

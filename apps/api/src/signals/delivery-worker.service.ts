@@ -38,6 +38,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly pausedUntil = new Map<string, number>();
   /** until when this instance holds each channel's lease, as last written */
   private readonly leaseUntil = new Map<string, number>();
+  /** the round delivering each channel now: told to stop when the channel's webhook changes */
+  private readonly rounds = new Map<string, { lost: boolean }>();
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
@@ -96,6 +98,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
+  /**
+   * The channel's webhook was changed or removed (through this instance): a round delivering it stops before its
+   * next attempt, so nothing more goes to the URL it had. Other instances notice within a lease renewal.
+   */
+  webhookChanged(channelKey: string): void {
+    const round = this.rounds.get(channelKey);
+    if (round) round.lost = true;
+  }
+
   /** One round: every channel with pending signals whose lease this instance holds or can take. True if any was worked. */
   async tick(): Promise<boolean> {
     let worked = false;
@@ -106,12 +117,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       const settings = await this.store.settings.get(channelKey);
       if (!settings.webhookUrl) continue;
       worked = true;
-      const lease = this.holdLease(channelKey);
+      const lease = this.holdLease(channelKey, settings.webhookUrl);
+      this.rounds.set(channelKey, lease);
       try {
         const round = await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now, lease);
         this.afterRound(channelKey, round, now);
       } finally {
         lease.stop();
+        this.rounds.delete(channelKey);
       }
     }
     return worked;
@@ -144,14 +157,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.pausedUntil.set(channelKey, Date.now() + Math.max(0, Math.min(MAX_PAUSE_MS, round.nextDueMs - now)));
   }
 
-  /** Renews the channel's lease while its deliveries run; `lost` turns true if another instance took it. */
-  private holdLease(channelKey: string): { lost: boolean; stop: () => void } {
+  /**
+   * Renews the channel's lease while its deliveries run; `lost` turns true if another instance took it, or if the
+   * channel's webhook is no longer `url` (changed or removed through another instance).
+   */
+  private holdLease(channelKey: string, url: string): { lost: boolean; stop: () => void } {
     const lease = { lost: false, stop: () => clearInterval(timer) };
     const timer = setInterval(() => {
-      void this.claim(channelKey).then(
-        (held) => (lease.lost ||= !held),
-        () => (lease.lost = true),
-      );
+      void this.claim(channelKey)
+        .then(async (held) => held && (await this.store.settings.get(channelKey)).webhookUrl === url)
+        .then(
+          (current) => (lease.lost ||= !current),
+          () => (lease.lost = true),
+        );
     }, Math.max(100, Math.floor(this.config.deliveryLeaseMs / 3)));
     return lease;
   }

@@ -276,6 +276,73 @@ describe('a consent result held for its turn while the Admin changes the webhook
   });
 });
 
+describe('a channel whose webhook is removed', () => {
+  let h: ServiceHarness;
+  let receiver: WebhookReceiver;
+  const setWebhook = (url: string | null) => h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey: 'acme-kakao', url } });
+  const hitsOf = (userKey: string) => receiver.received.filter((d) => d.json['userKey'] === userKey);
+  const signalsOf = async (userKey: string) => {
+    const all = await h.get<{ signals: Array<{ signal: Record<string, unknown> }> }>('/api/agent/signals?brand=acme-kakao&max=1000', TOKENS.reader);
+    return all.body.signals.map((s) => s.signal).filter((signal) => signal['userKey'] === userKey);
+  };
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+    receiver = await WebhookReceiver.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+    await receiver.stop();
+  });
+  afterEach(() => {
+    receiver.status = 200;
+    receiver.answerDelayMs = 0;
+  });
+
+  it('stops retrying what waited for it: the URL gets nothing more, also once it is set again, and the signals stay listed', async () => {
+    expect((await setWebhook(receiver.url)).status).toBe(200);
+    receiver.status = 503;
+    await h.customerWrites('rm-held', { text: 'one' });
+    await h.customerWrites('rm-held', { text: 'two' });
+    const deadline = Date.now() + 10_000;
+    while (hitsOf('rm-held').length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(hitsOf('rm-held').length).toBeGreaterThanOrEqual(2);
+
+    const removed = await setWebhook(null);
+    expect([removed.status, removed.body['url']]).toEqual([200, null]);
+    const hitsAtRemoval = hitsOf('rm-held').length;
+    receiver.status = 200;
+    // its retries were due after 1 s, 2 s, 4 s
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    expect(hitsOf('rm-held').length).toBe(hitsAtRemoval);
+
+    // set again (the same URL): a new signal is delivered, what was held at the removal is not
+    expect((await setWebhook(receiver.url)).status).toBe(200);
+    await h.customerWrites('rm-later', { text: 'after the webhook is back' });
+    await receiver.waitFor((a) => a.some((d) => d.json['userKey'] === 'rm-later' && d.json['kind'] === 'message'));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(hitsOf('rm-held').length).toBe(hitsAtRemoval);
+    expect(receiver.accepted.filter((d) => d.json['userKey'] === 'rm-held')).toEqual([]);
+    expect((await signalsOf('rm-held')).map((signal) => signal['kind'])).toEqual(['reference', 'message', 'message']);
+  });
+
+  it('stops a delivery round in progress: nothing reaches the URL once the removal is answered', async () => {
+    expect((await setWebhook(receiver.url)).status).toBe(200);
+    receiver.answerDelayMs = 200;
+    const users = ['rm-busy-1', 'rm-busy-2'];
+    for (const userKey of users) for (let i = 0; i < 10; i++) await h.customerWrites(userKey, { text: `message ${i}` });
+    await receiver.waitFor((a) => a.some((d) => users.includes(String(d.json['userKey']))), 10_000);
+
+    const removed = await setWebhook(null);
+    const removedAtMs = Date.now();
+    expect(removed.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const late = receiver.received.filter((d) => users.includes(String(d.json['userKey'])) && d.atMs > removedAtMs);
+    expect(late.map((d) => d.json['seq'])).toEqual([]);
+    for (const userKey of users) expect(await signalsOf(userKey)).toHaveLength(11);
+  });
+});
+
 describe('signal delivery across a restart', () => {
   let h: ServiceHarness;
   let receiver: WebhookReceiver;

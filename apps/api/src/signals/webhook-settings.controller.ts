@@ -9,6 +9,7 @@ import { RequiresScope } from '../common/auth/route-access';
 import { fail } from '../common/errors/envelope';
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
 import type { SandboxLink } from '../sandbox/sandbox-link';
+import { DeliveryWorker } from './delivery-worker.service';
 import { SetWebhookDto, WebhookSettingsDto } from './dto/signals.dto';
 import { checkWebhookUrl } from './webhook-url-policy';
 import { ApiErrors, BRAND_ERRORS, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
@@ -21,6 +22,7 @@ export class WebhookSettingsController {
     private readonly access: BrandAccessService,
     @Inject(STORE) private readonly store: Store,
     @Inject(SANDBOX) private readonly sandbox: SandboxLink | undefined,
+    private readonly delivery: DeliveryWorker,
   ) {}
 
   @Get()
@@ -47,6 +49,9 @@ export class WebhookSettingsController {
       url = verdict.url.toString();
     }
     await this.store.settings.setWebhookUrl(channel.key, url);
+    this.delivery.webhookChanged(channel.key);
+    // what waited for delivery to the removed webhook is not sent anywhere (nor to one set later); it stays listed for catch-up
+    if (url === null) await this.store.signals.stopPendingWithoutWebhook(channel.key);
     return this.view(principal, channel.key);
   }
 

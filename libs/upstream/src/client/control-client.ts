@@ -116,7 +116,8 @@ export class SandboxControlClient {
       }
       throw new UpstreamUnavailableError('bad_response', target, 'the answer is not a sandbox JSON envelope');
     }
-    if (res.status >= 500) {
+    // 503 is a refusal the sandbox explains (it could not keep its state, nothing changed); other 5xx are failures
+    if (res.status >= 500 && !(res.status === 503 && body['ok'] === false)) {
       throw new UpstreamUnavailableError('http_status', target, `HTTP ${res.status}`, res.status);
     }
     return body as T;

@@ -18,6 +18,16 @@ export async function readClockOffset(dir: string): Promise<number | undefined> 
   }
 }
 
+/** The clock file could not be written, so the clock was not moved. */
+export class ClockNotKeptError extends Error {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(`could not write ${file} (${detail}); the clock was not moved`);
+  }
+}
+
 /**
  * Keeps the clock's offset in `clock.json`, apart from the snapshot and never taken away at start: written
  * whenever the sandbox moves the clock, so that after a crash the time still goes on from where it was (the
@@ -33,7 +43,28 @@ export class ClockKeeper {
 
   /** Writes the current offset, after any write still going (they share the tmp file). */
   keep(): Promise<void> {
-    const next = this.writing.catch(() => undefined).then(() => this.write(this.clock.offsetMs));
+    return this.after(() => this.write(this.clock.offsetMs));
+  }
+
+  /**
+   * Moves the clock by `ms` once its new offset is written: when the write fails the clock stays where it was
+   * (so a partner that reads it, or shares it, never sees a time the next start would take back), and this
+   * rejects with a ClockNotKeptError.
+   */
+  advance(ms: number): Promise<void> {
+    return this.after(async () => {
+      const offsetMs = this.clock.offsetMs + ms;
+      try {
+        await this.write(offsetMs);
+      } catch (err) {
+        throw new ClockNotKeptError(join(this.dir, CLOCK_FILE), messageOf(err));
+      }
+      this.clock.advance(ms);
+    });
+  }
+
+  private after(step: () => Promise<void>): Promise<void> {
+    const next = this.writing.catch(() => undefined).then(step);
     this.writing = next;
     return next;
   }

@@ -6,6 +6,7 @@ import { SandboxDeps, sweptBefore } from './deps';
 import { ControlError, wrap } from './http-errors';
 import { jsonBody } from './json-body';
 import { channelRoutes } from './channel-routes';
+import { ClockNotKeptError } from './clock-file';
 import { customerRoutes } from './customer-routes';
 import { viewOf } from './state';
 
@@ -43,8 +44,9 @@ export function controlRoutes(deps: SandboxDeps): Router {
         throw new ControlError(400, 'BAD_REQUEST', 'advanceSeconds must be a number >= 0');
       }
       const before = await sweptBefore(res);
-      clock.advance(seconds * 1000);
-      await deps.keepClock();
+      await deps.advanceClock(seconds * 1000).catch((err: unknown) => {
+        throw err instanceof ClockNotKeptError ? new ControlError(503, 'STATE_NOT_WRITABLE', err.message) : err;
+      });
       const records = await dispatcher.enqueueAll(engine.sweep());
       res.json({ ok: true, now: clock.now(), callbacks: [...before, ...records] });
     }),

@@ -20,6 +20,8 @@ export type SandboxControlCode =
   | 'NO_PENDING_CONSENT'
   | 'NOT_TAPPABLE'
   | 'NOT_DELETABLE'
+  /** the sandbox could not write its state (the clock file): nothing was changed; HTTP 503 */
+  | 'STATE_NOT_WRITABLE'
   | 'INTERNAL';
 
 export interface SandboxFailure {

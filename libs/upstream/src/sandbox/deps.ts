@@ -19,8 +19,11 @@ export interface SandboxDeps {
   attachmentHost: string;
   /** random per start: tells a partner that the sandbox started again (GET /_sandbox/info) */
   bootId: string;
-  /** keeps the clock's offset where the sandbox keeps its state (nothing without a state folder) */
-  keepClock: () => Promise<void>;
+  /**
+   * moves the clock forward by `ms`, its new offset first kept where the sandbox keeps its state (when it has a
+   * state folder); rejects with ClockNotKeptError, the clock unmoved, when that write fails
+   */
+  advanceClock: (ms: number) => Promise<void>;
 }
 
 export const MAX_USER_KEY = 20;

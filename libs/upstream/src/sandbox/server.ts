@@ -74,7 +74,10 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
     clock: opts.clock,
     attachmentHost: opts.attachmentHost,
     bootId: randomUUID(),
-    keepClock: () => clockKeeper?.keep() ?? Promise.resolve(),
+    advanceClock: async (ms) => {
+      if (clockKeeper) await clockKeeper.advance(ms);
+      else opts.clock.advance(ms);
+    },
   };
 
   const app = express();

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import axios from 'axios';
@@ -216,6 +216,30 @@ describe('sandbox state kept across a restart (stateDir)', () => {
     const second = await start();
     expect(existsSync(join(dir, 'state.json'))).toBe(false);
     expect(second.clock.offsetMs).toBeGreaterThanOrEqual(3 * HOUR_S * 1000);
+  });
+
+  it('answers 503 STATE_NOT_WRITABLE and leaves the clock where it was when it cannot write the clock file', async () => {
+    const h = await start();
+    await h.control.advanceClock(HOUR_S);
+    const kept = h.clock.offsetMs;
+    const clockFile = join(dir, 'clock.json');
+    await rm(clockFile);
+    await mkdir(clockFile);
+    await writeFile(join(clockFile, 'occupied'), '');
+
+    const res = await axios.post(`${h.sandbox.url}/_sandbox/clock`, { advanceSeconds: 2 * HOUR_S }, { headers: { 'X-Partner-Key': 'test-partner-key' }, validateStatus: () => true });
+    expect(h.clock.offsetMs).toBe(kept);
+    expect([res.status, res.data]).toEqual([
+      503,
+      { ok: false, code: 'STATE_NOT_WRITABLE', message: `could not write ${clockFile} (EISDIR: illegal operation on a directory, rename '${clockFile}.tmp' -> '${clockFile}'); the clock was not moved` },
+    ]);
+    await expect(h.control.advanceClock(HOUR_S)).resolves.toMatchObject({ ok: false, code: 'STATE_NOT_WRITABLE' });
+    expect(h.clock.offsetMs).toBe(kept);
+
+    await rm(clockFile, { recursive: true });
+    await expect(h.control.advanceClock(HOUR_S)).resolves.toMatchObject({ ok: true });
+    expect(h.clock.offsetMs).toBe(kept + HOUR_S * 1000);
+    expect(JSON.parse(await readFile(clockFile, 'utf8'))).toEqual({ offsetMs: kept + HOUR_S * 1000 });
   });
 
   it('refuses a clock file it cannot read, naming it', async () => {

@@ -122,6 +122,26 @@ describe('POST /api/agent/send', () => {
     expect(reply.body).toEqual({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining(field) });
   });
 
+  it.each([
+    ['__proto__', '{"brandKey":"acme-kakao","userKey":"proto-user","text":"hi","__proto__":{"polluted":1}}', '__proto__'],
+    ['constructor', '{"brandKey":"acme-kakao","userKey":"proto-user","text":"hi","constructor":{"prototype":{"polluted":1}}}', 'constructor'],
+    ['prototype', '{"brandKey":"acme-kakao","userKey":"proto-user","text":"hi","prototype":{"polluted":1}}', 'prototype'],
+  ])('refuses a %s key as an unknown field: 400 BAD_REQUEST, nothing sent, nothing polluted', async (_, rawBody, path) => {
+    await h.customerWrites('proto-user', { text: 'hello' });
+    const reply = await h.request('POST', '/api/agent/send', { rawBody });
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: `property ${path} should not exist` }]);
+    expect((await h.customerChat('proto-user')).filter((b) => b.from === 'agent')).toEqual([]);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('refuses such a key nested in an object that takes any field (a sandbox reference) the same way', async () => {
+    const rawBody = '{"brandKey":"acme-kakao","text":"hi","reference":{"source":"banner","extra":[{"__proto__":{"polluted":1}}]}}';
+    const reply = await h.request('POST', '/sandbox/customers/proto-nested/messages', { rawBody });
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'property reference.extra.0.__proto__ should not exist' }]);
+    expect(await h.customerChat('proto-nested')).toEqual([]);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
   it.each(['', '  '])('answers a userKey of %j with one message, not one per rule', async (userKey) => {
     const reply = await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey, text: 'x' });
     expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'userKey must not be blank (empty or only spaces)' }]);

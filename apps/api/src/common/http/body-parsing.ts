@@ -1,8 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
-import { errorReply } from '../errors/envelope';
+import { type ErrorReply, errorReply } from '../errors/envelope';
 import { toErrorReply } from '../errors/to-error-reply';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
+import { forbiddenKeyPath } from './json-keys';
 
 function carriesBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
@@ -15,6 +16,12 @@ function carriesBody(req: Request): boolean {
  */
 /** The OAuth 2.0 device flow's endpoints, which RFC 8628 has clients call with form-encoded bodies (JSON is taken too). */
 const FORM_ROUTES = new Set(['/api/auth/device/code', '/api/auth/device/token']);
+
+/** A `__proto__`, `constructor` or `prototype` key, anywhere: refused as the validation refuses an unknown field. */
+function forbiddenKeyReply(body: unknown): ErrorReply | undefined {
+  const path = forbiddenKeyPath(body);
+  return path === undefined ? undefined : errorReply('BAD_REQUEST', `property ${path} should not exist`);
+}
 
 export function jsonBodyParser(limit: string): RequestHandler {
   const parse = express.json({ limit, strict: true, type: ['application/json', 'application/*+json'] });
@@ -38,7 +45,7 @@ export function jsonBodyParser(limit: string): RequestHandler {
             ? errorReply('BAD_REQUEST', 'the request body must be a JSON object')
             : nestsDeeperThan(req.body, MAX_JSON_DEPTH)
               ? errorReply('BAD_REQUEST', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`)
-              : undefined;
+              : forbiddenKeyReply(req.body);
       if (!reply) return next();
       res.status(reply.status).json(reply.body);
     });
