@@ -58,7 +58,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const status = await cli(['gateway', 'status', '--json']);
     expect(status.code).toBe(0);
     expect(status.json()).toEqual({
-      ok: true, running: false, pid: null, port, startedAt: null, uptimeSeconds: null, answers: false, relays: [], graphPath: join(config, 'knowledge', 'graph.kuzu'), logPath, statePath,
+      ok: true, running: false, pid: null, port, startedAt: null, uptimeSeconds: null, answers: false, relays: [], commandsUrl: null, graphPath: join(config, 'knowledge', 'graph.kuzu'), logPath, statePath,
     });
     const stop = await cli(['gateway', 'stop']);
     expect({ code: stop.code, stdout: stop.stdout }).toEqual({ code: 0, stdout: 'The gateway is not running.\n' });
@@ -68,7 +68,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const start = await cli(['gateway', 'start', '--json']);
     expect({ code: start.code, stderr: start.stderr }).toEqual({ code: 0, stderr: '' });
     const started = start.json<{ pid: number }>();
-    expect(started).toEqual({ ok: true, started: true, pid: expect.any(Number), port, startedAt: expect.any(String), relays: [], statePath, logPath, graphPath: join(config, 'knowledge', 'graph.kuzu') });
+    expect(started).toEqual({ ok: true, started: true, pid: expect.any(Number), port, startedAt: expect.any(String), relays: [], commandsUrl: null, statePath, logPath, graphPath: join(config, 'knowledge', 'graph.kuzu') });
     expect(isAlive(started.pid)).toBe(true);
     expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ pid: started.pid, port, graph: join(config, 'knowledge', 'graph.kuzu') });
     expect(readFileSync(logPath, 'utf8')).toContain(`gateway started: pid ${started.pid}`);

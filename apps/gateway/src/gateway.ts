@@ -1,9 +1,14 @@
 /**
  * The gateway daemon: the knowledge query API and view page over the graph it holds read-only, and, when
- * `brandwire gateway start` hands it relay settings, the relay of the channels' signals to a team chat and a CRM.
+ * `brandwire gateway start` hands it relay settings, the relay of the channels' signals to a team chat, a CRM and
+ * an AI, and the team chat's commands.
  */
 import { GATEWAY_SERVICE, type KnowledgeBackend, KnowledgeApiError, type KnowledgeServer, startKnowledgeServer } from '@brandwire/knowledge-web';
+import { BrandwireClient } from '@brandwire/client';
 import { dirname, join } from 'node:path';
+import { type CommandServer, startCommandServer } from './commands/command-server';
+import { Memos } from './commands/memos';
+import { TeamCommands } from './commands/team-commands';
 import { log, messageOf } from './gateway-log';
 import type { GatewayOptions } from './gateway-options';
 import { openGraphBackend } from './graph-access';
@@ -29,8 +34,10 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
   // what to relay is checked before anything opens: a setting that cannot work stops the start
   const relaySettings = relaySettingsFrom(env[RELAY_ENV]);
   const relayCursors = relaySettings && (relaySettings.targets.length > 0 || relaySettings.ai) ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
+  const memos = relaySettings?.commands ? new Memos(join(dirname(options.state), 'memos.json')) : undefined;
   const backend = await openGraphBackend(options.graph);
   let server: KnowledgeServer | undefined;
+  let commandServer: CommandServer | undefined;
   try {
     const status = await backend.status();
     server = await startKnowledgeServer({
@@ -42,8 +49,14 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     });
     log(`gateway started: pid ${process.pid}, query API and view on ${server.url}, ${describeGraph(options.graph, status)}`);
     const relays = relaySettings && relayCursors ? [...relaySettings.targets.map(relayName), ...(relaySettings.ai ? [aiReplyName(relaySettings.ai)] : [])] : [];
-    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString(), relays });
+    if (relaySettings?.commands && memos) {
+      const client = new BrandwireClient({ endpoint: relaySettings.endpoint, token: relaySettings.token, userAgent: 'brandwire-gateway' });
+      commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(client, memos, log), log);
+      log(`team-chat commands (${relaySettings.commands.type}) on ${commandServer.url}`);
+    }
+    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString(), relays, ...(commandServer && { commandsUrl: commandServer.url }) });
   } catch (error) {
+    await commandServer?.close();
     await server?.close();
     await backend.close();
     if (error instanceof KnowledgeApiError && error.code === 'PORT_IN_USE') {
@@ -52,6 +65,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     throw error;
   }
   const listening = server;
+  const commandsListening = commandServer;
   const relay: RunningRelay | undefined = relaySettings && relayCursors ? startRelay(relaySettings, relayCursors, log) : undefined;
   const unguard = guardMemory(options.memoryLimitMb, (rssMb) => {
     log(`error: the gateway uses ${rssMb} MB, over its limit of ${options.memoryLimitMb} MB (a query building a huge list, such as UNWIND range(1, 100000000)); stopping before the machine runs out of memory`);
@@ -64,6 +78,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     stop: async () => {
       unguard();
       try {
+        await commandsListening?.close();
         await relay?.stop();
         await listening.close();
         await backend.close();

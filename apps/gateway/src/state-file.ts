@@ -10,6 +10,8 @@ export interface GatewayState {
   startedAt: string;
   /** what it relays signals to: "team chat (slack)", "CRM" */
   relays: string[];
+  /** where it takes the team chat's commands, when it does */
+  commandsUrl?: string;
 }
 
 /** Written to a temporary file and renamed, so a reader never sees half a file. */

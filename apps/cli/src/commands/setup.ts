@@ -1,7 +1,8 @@
 import { string as stringArg } from '@oclif/core/args';
-import { boolean, string } from '@oclif/core/flags';
+import { boolean, integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import type { GatewaySettings } from '../lib/config-store';
+import { usageError } from '../lib/cli-error';
 import { checkEndpoint } from '../lib/connect';
 import { fields } from '../lib/output';
 import { type SetupResult, runSetup } from '../lib/setup-flow';
@@ -29,6 +30,12 @@ export default class Setup extends BrandwireCommand {
     'sink-token': string({ description: 'gateway: token of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<token>' }),
     'crm-url': string({ description: 'gateway: CRM API URL', helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'crm-token': string({ description: 'gateway: CRM API token', helpGroup: 'GATEWAY', helpValue: '<token>' }),
+    'commands-secret': string({
+      description: "gateway: the team chat's commands (/cs-who, /cs-close, /cs-memo): Slack's signing secret, the Teams outgoing webhook's security token, or a bearer token (16+ characters) for a webhook team chat",
+      helpGroup: 'GATEWAY',
+      helpValue: '<secret>',
+    }),
+    'commands-port': integer({ description: "gateway: the loopback port the team chat's commands come in on (default 8791)", min: 1, max: 65535, helpGroup: 'GATEWAY', helpValue: '<n>' }),
     'ai-provider': string({ description: 'gateway: AI provider', options: ['openai', 'anthropic', 'ollama'], helpGroup: 'GATEWAY', helpValue: '<name>' }),
     'ai-model': string({ description: 'gateway: AI model id (see `brandwire model list`)', helpGroup: 'GATEWAY', helpValue: '<id>' }),
     'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>' }),
@@ -44,6 +51,7 @@ export default class Setup extends BrandwireCommand {
 
   async run(): Promise<SetupResult> {
     const { args, flags } = await this.parse(Setup);
+    if (flags['commands-secret'] !== undefined && flags['commands-secret'].length < 16) throw usageError('--commands-secret must be at least 16 characters');
     const result = await runSetup(
       {
         key: args.key,
@@ -53,6 +61,7 @@ export default class Setup extends BrandwireCommand {
         gateway: {
           sink: { type: flags['sink-type'], url: flags['sink-url'], token: flags['sink-token'] },
           crm: { url: flags['crm-url'], token: flags['crm-token'] },
+          commands: { secret: flags['commands-secret'], port: flags['commands-port'] },
           ai: {
             provider: flags['ai-provider'],
             model: flags['ai-model'],
@@ -94,6 +103,7 @@ function gatewayLines(gateway: GatewaySettings | undefined): Array<[string, stri
   const rows: Array<[string, string]> = [];
   if (gateway.sink) rows.push(['team-chat sink', describe(gateway.sink)]);
   if (gateway.crm) rows.push(['CRM', describe(gateway.crm)]);
+  if (gateway.commands) rows.push(['team-chat commands', describe({ port: String(gateway.commands.port ?? 8791), secret: gateway.commands.secret })]);
   if (gateway.ai) rows.push(['AI', describe(gateway.ai)]);
   return rows;
 }

@@ -11,6 +11,8 @@ export const CONFIG_FILE = 'config.json';
 export interface GatewaySettings {
   sink?: { type?: string; url?: string; token?: string };
   crm?: { url?: string; token?: string };
+  /** the team chat's commands (/cs-who, /cs-close, /cs-memo), taken on loopback at `port` (default 8791) */
+  commands?: { port?: number; secret?: string };
   ai?: {
     provider?: string;
     model?: string;

@@ -35,7 +35,7 @@ export function runningGateway(paths: GatewayPaths = gatewayPaths()): GatewaySta
 }
 
 /** `relays`: what the running gateway relays signals to, as it says in its state file. */
-export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string; relays: string[] } & GatewayPaths;
+export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string; relays: string[]; commandsUrl: string | null } & GatewayPaths;
 
 /** Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer. */
 export async function startGateway(session: Session): Promise<GatewayStartResult> {
@@ -47,7 +47,7 @@ export async function startGateway(session: Session): Promise<GatewayStartResult
 async function startUnlessRunning(session: Session, paths: GatewayPaths): Promise<GatewayStartResult> {
   const { config } = session;
   const running = runningGateway(paths);
-  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, relays: running.relays ?? [], ...paths };
+  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, relays: running.relays ?? [], commandsUrl: running.commandsUrl ?? null, ...paths };
   const port = queryPortOf(config);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new CliError('CONFIG', `knowledge.queryPort in the config file must be a port from 1 to 65535, got ${JSON.stringify(port)}`, EXIT.error);
@@ -68,7 +68,7 @@ async function startUnlessRunning(session: Session, paths: GatewayPaths): Promis
     throw new CliError('GATEWAY_FAILED', `the gateway did not start${daemon.exited() ? '' : ` within ${START_TIMEOUT_MS / 1000} s`}${tail ? `; its log ${paths.logPath} ends with:\n${tail}` : ''}`, EXIT.error, { logPath: paths.logPath });
   }
   const state = readGatewayState(paths.statePath);
-  return { ok: true, started: true, pid: daemon.pid, port, startedAt: state?.startedAt ?? new Date().toISOString(), relays: state?.relays ?? [], ...paths };
+  return { ok: true, started: true, pid: daemon.pid, port, startedAt: state?.startedAt ?? new Date().toISOString(), relays: state?.relays ?? [], commandsUrl: state?.commandsUrl ?? null, ...paths };
 }
 
 export interface GatewayStopResult {
@@ -103,6 +103,8 @@ export interface GatewayStatusResult {
   answers: boolean;
   /** what it relays signals to */
   relays: string[];
+  /** where it takes the team chat's commands, when it does */
+  commandsUrl: string | null;
   graphPath: string;
   logPath: string;
   statePath: string;
@@ -124,6 +126,7 @@ export async function gatewayStatus(config: StoredConfig): Promise<GatewayStatus
     uptimeSeconds: Number.isNaN(started) ? null : Math.max(0, Math.round((Date.now() - started) / 1000)),
     answers,
     relays: running?.relays ?? [],
+    commandsUrl: running?.commandsUrl ?? null,
     graphPath: running?.graph ?? paths.graphPath,
     logPath: paths.logPath,
     statePath: paths.statePath,

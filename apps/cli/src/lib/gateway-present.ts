@@ -4,7 +4,14 @@ import { fields } from './output';
 export function presentStart(result: GatewayStartResult): string {
   const head = result.started ? 'Started the gateway.' : 'The gateway is already running.';
   const relays = result.relays.length > 0 ? result.relays.join(', ') : 'none (set a team-chat sink or a CRM with `brandwire setup`)';
-  return `${head}\n${fields([['pid', result.pid], ['port', result.port], ['relays', relays], ['log', result.logPath], ['graph', result.graphPath]])}`;
+  return `${head}\n${fields([
+    ['pid', result.pid],
+    ['port', result.port],
+    ['relays', relays],
+    ['team-chat commands', result.commandsUrl ?? 'off'],
+    ['log', result.logPath],
+    ['graph', result.graphPath],
+  ])}`;
 }
 
 export function presentStop(result: GatewayStopResult): string {
@@ -28,6 +35,7 @@ export function presentStatus(result: GatewayStatusResult): string {
       ['port', `${result.port}${result.answers ? '' : ' (its query API did not answer just now)'}`],
       ['uptime', result.uptimeSeconds === null ? null : duration(result.uptimeSeconds)],
       ['relays', result.relays.length > 0 ? result.relays.join(', ') : 'none'],
+      ['team-chat commands', result.commandsUrl ?? 'off'],
       ['graph', result.graphPath],
       ['log', result.logPath],
     ]),

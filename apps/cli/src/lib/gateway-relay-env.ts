@@ -10,14 +10,25 @@ const RELAY_ENV = 'BRANDWIRE_GATEWAY_RELAY';
  * command line, where any user of the machine could read the key. Empty when nothing is to be relayed.
  */
 export function relayEnvironment(session: Session): Record<string, string> {
-  const { sink, crm, ai } = session.config.gateway ?? {};
+  const { sink, crm, ai, commands } = session.config.gateway ?? {};
   const answering = ai?.reply !== undefined && ai.reply !== 'off' ? ai : undefined;
-  if (!sink?.url && !crm?.url && !answering) return {};
+  const commanded = commands?.secret ? commands : undefined;
+  if (!sink?.url && !crm?.url && !answering && !commanded) return {};
   if (!session.token) throw authRequired();
   // the stored scope is the stored key's; a key from BRANDWIRE_TOKEN is found out by the service
   if (answering) checkAnswering(answering, Boolean(sink?.url), session.tokenSource === 'config' ? session.config.scope : undefined);
+  if (commanded && !sink?.url) {
+    throw new CliError('CONFIG', 'team-chat commands are set (gateway.commands) but no team-chat sink is', EXIT.error, { setting: 'gateway.commands' }, '`brandwire setup <key> --sink-type slack|teams|webhook --sink-url <url>`');
+  }
   return {
-    [RELAY_ENV]: JSON.stringify({ endpoint: session.endpoint, token: session.token, ...(sink?.url && { sink }), ...(crm?.url && { crm }), ...(answering && { ai: answering }) }),
+    [RELAY_ENV]: JSON.stringify({
+      endpoint: session.endpoint,
+      token: session.token,
+      ...(sink?.url && { sink }),
+      ...(crm?.url && { crm }),
+      ...(answering && { ai: answering }),
+      ...(commanded && { commands: commanded }),
+    }),
   };
 }
 

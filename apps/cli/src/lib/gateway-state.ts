@@ -11,6 +11,8 @@ export interface GatewayState {
   graph: string;
   /** what it relays signals to, as it named them (absent from a gateway of an earlier version) */
   relays?: string[];
+  /** where it takes the team chat's commands, when it does */
+  commandsUrl?: string;
 }
 
 function isState(value: unknown): value is GatewayState {

@@ -41,7 +41,7 @@ function channelsOf(me: MeResponse): Array<{ key: string; label: string }> {
 /** Only the gateway settings given now replace the stored ones; secrets stay in the 0600 file. */
 function mergeGateway(stored: GatewaySettings | undefined, given: GatewaySettings): GatewaySettings | undefined {
   const merged: GatewaySettings = { ...stored };
-  for (const part of ['sink', 'crm', 'ai'] as const) {
+  for (const part of ['sink', 'crm', 'commands', 'ai'] as const) {
     const values = Object.fromEntries(Object.entries(given[part] ?? {}).filter(([, v]) => v !== undefined));
     if (Object.keys(values).length > 0) merged[part] = { ...stored?.[part], ...values };
   }
@@ -49,11 +49,16 @@ function mergeGateway(stored: GatewaySettings | undefined, given: GatewaySetting
 }
 
 /** The settings with every secret replaced by "set": what may be shown. */
-function withoutSecrets({ sink, crm, ai }: GatewaySettings): GatewaySettings {
+function withoutSecrets({ sink, crm, commands, ai }: GatewaySettings): GatewaySettings {
   const hidden = <T extends object>(part: T, secret: keyof T): T => (part[secret] === undefined ? part : { ...part, [secret]: 'set' });
   // a Slack or Discord webhook url is itself the secret: its path is not shown
   const shownSink = sink && { ...hidden(sink, 'token'), ...(sink.url !== undefined && { url: originOnly(sink.url) }) };
-  return { ...(shownSink && { sink: shownSink }), ...(crm && { crm: hidden(crm, 'token') }), ...(ai && { ai: hidden(ai, 'apiKey') }) };
+  return {
+    ...(shownSink && { sink: shownSink }),
+    ...(crm && { crm: hidden(crm, 'token') }),
+    ...(commands && { commands: hidden(commands, 'secret') }),
+    ...(ai && { ai: hidden(ai, 'apiKey') }),
+  };
 }
 
 function originOnly(url: string): string {

@@ -102,17 +102,19 @@ export function bodyFor(type: TeamChatType, e: RelayEvent, withPersonalInfo: boo
     case 'webhook': {
       const { nickname, phoneNumber, ...event } = e;
       const personal = withPersonalInfo ? { ...(nickname !== undefined && { nickname }), ...(phoneNumber !== undefined && { phoneNumber }) } : {};
-      return { ...event, ...personal, line: teamChatLine(e) };
+      // `thread` names the customer: a team chat that threads by it can send it back with a command typed there
+      return { ...event, ...personal, line: teamChatLine(e), thread: `${e.brandKey}:${e.userKey}` };
     }
   }
 }
 
-function slackEscaped(text: string): string {
+/** Slack's control characters as entities: a `<!channel>` or `<https://…|link>` someone typed is shown, never acted on. */
+export function slackEscaped(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** A customer's `[your order](https://…)` or **bold** is shown as typed: no disguised link, no markup. */
-function markdownEscaped(text: string): string {
+export function markdownEscaped(text: string): string {
   return text.replace(/[\\`*_~|[\]()>#]/g, (c) => `\\${c}`);
 }
 

@@ -1,4 +1,5 @@
 import { AI_PROVIDERS, type AiSettings, isAiProvider } from '@brandwire/ai';
+import { type CommandSettings, commandSettingsOf } from '../commands/command-settings';
 /** The environment variable through which `brandwire gateway start` hands the daemon what it relays, and with which key. */
 export const RELAY_ENV = 'BRANDWIRE_GATEWAY_RELAY';
 
@@ -29,6 +30,8 @@ export interface RelaySettings {
   token: string;
   targets: RelayTarget[];
   ai?: AiReplySettings;
+  /** the team chat's commands (/cs-who, /cs-close, /cs-memo) */
+  commands?: CommandSettings;
 }
 
 interface Given {
@@ -43,7 +46,7 @@ interface Given {
  */
 export function relaySettingsFrom(raw: string | undefined): RelaySettings | undefined {
   if (raw === undefined || raw === '') return undefined;
-  let given: { endpoint?: unknown; token?: unknown; sink?: Given; crm?: Given; ai?: Record<string, unknown> };
+  let given: { endpoint?: unknown; token?: unknown; sink?: Given; crm?: Given; ai?: Record<string, unknown>; commands?: unknown };
   try {
     given = JSON.parse(raw) as typeof given;
   } catch {
@@ -55,7 +58,8 @@ export function relaySettingsFrom(raw: string | undefined): RelaySettings | unde
   if (given.sink?.url !== undefined) targets.push(targetOf('team chat', given.sink, given.sink.type ?? 'webhook'));
   if (given.crm?.url !== undefined) targets.push(targetOf('CRM', given.crm, 'webhook'));
   const ai = given.ai === undefined ? undefined : aiReplyOf(given.ai, targets);
-  return { endpoint: given.endpoint, token: given.token, targets, ...(ai && { ai }) };
+  const commands = commandSettingsOf(given.commands, targets.find((t) => t.name === 'team chat')?.type);
+  return { endpoint: given.endpoint, token: given.token, targets, ...(ai && { ai }), ...(commands && { commands }) };
 }
 
 /** The team chat, where AI suggestions and hand-overs are posted. */

@@ -1,0 +1,24 @@
+import type { TeamChatType } from '../relay/relay-settings';
+
+export const DEFAULT_COMMANDS_PORT = 8791;
+/** The path a team chat posts its commands to. */
+export const COMMANDS_PATH = '/chat/command';
+
+/** Where the team chat's commands come in (loopback: a tunnel or a proxy brings them there) and how they are checked. */
+export interface CommandSettings {
+  port: number;
+  /** Slack's signing secret, Teams' outgoing-webhook security token, or the bearer token of a `webhook` team chat */
+  secret: string;
+  /** the team chat's type, which says how its requests are signed and answered */
+  type: TeamChatType;
+}
+
+export function commandSettingsOf(given: unknown, teamChat: TeamChatType | undefined): CommandSettings | undefined {
+  if (given === undefined) return undefined;
+  const { port = DEFAULT_COMMANDS_PORT, secret } = given as { port?: unknown; secret?: unknown };
+  if (teamChat === undefined) throw new Error('team-chat commands need a team-chat sink (`brandwire setup <key> --sink-type … --sink-url …`)');
+  if (teamChat === 'discord') throw new Error('team-chat commands are not available for Discord (its interactions need a signed application): use a `webhook` team chat');
+  if (typeof secret !== 'string' || secret.length < 16) throw new Error('team-chat commands need a secret of at least 16 characters (`brandwire setup <key> --commands-secret …`)');
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`the team-chat commands port must be from 1 to 65535, got ${JSON.stringify(port)}`);
+  return { port, secret, type: teamChat };
+}
