@@ -10,10 +10,11 @@ describe('brandwire chatbot', () => {
   let model: FakeModel;
   let config: string;
 
-  const systemOf = (index: number): string => {
-    const body = model.requests.filter((r) => r.method === 'POST')[index]?.body as { messages: Array<{ role: string; content: string }> } | undefined;
-    return body?.messages[0]?.content ?? '';
-  };
+  const messagesOf = (index: number): Array<{ role: string; content: string }> =>
+    (model.requests.filter((r) => r.method === 'POST')[index]?.body as { messages: Array<{ role: string; content: string }> } | undefined)?.messages ?? [];
+  const systemOf = (index: number): string => messagesOf(index)[0]?.content ?? '';
+  /** the channel data and the question: the last turn, the agent's */
+  const askedOf = (index: number): string => messagesOf(index).at(-1)?.content ?? '';
 
   beforeAll(async () => {
     s = await CliSandbox.start();
@@ -41,14 +42,16 @@ describe('brandwire chatbot', () => {
     const run = await s.run(['chatbot', '--channel', 'acme-kakao', '--to', 'mina', '--ask', 'What does this customer want?', '--json'], { config, token: TEST_TOKENS.writer });
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     expect(run.json()).toEqual({ ok: true, channel: 'acme-kakao', userKey: 'mina', answer: 'Mina is waiting for order #1234.' });
-    const system = systemOf(0);
-    expect(system).toContain('Consultations in progress (customer, last activity, last text):\n- mina, ');
-    expect(system).toMatch(/The open room, customer mina, oldest first:\n\[[^\]]+\] consultation started\n\[[^\]]+\] customer: My order #1234 has not arrived\./);
-    expect(system).toContain("The brand's instructions for replies:\nNever promise a date.");
+    // what customers wrote is data in the agent's turn, never among the model's instructions
+    expect(systemOf(0)).toContain("The brand's instructions for replies:\nNever promise a date.");
+    expect(systemOf(0)).not.toContain('My order #1234');
+    const asked = askedOf(0);
+    expect(asked).toMatch(/^<channel-data>\nConsultations in progress \(customer, last activity, last text\):\n- mina, /);
+    expect(asked).toMatch(/The open room, customer mina, oldest first:\n\[[^\]]+\] consultation started\n\[[^\]]+\] customer: My order #1234 has not arrived\.\n<\/channel-data>\n\nThe agent asks: What does this customer want\?$/);
     model.answerWith('Only mina is waiting.');
     const text = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'Anyone waiting?'], { config, token: TEST_TOKENS.writer });
     expect(text.stdout).toBe('Only mina is waiting.\n');
-    expect(systemOf(1)).not.toContain('The open room');
+    expect(askedOf(1)).not.toContain('The open room');
   });
 
   it('needs a terminal without --ask, a model, and a key, saying which', async () => {
@@ -69,16 +72,34 @@ describe('brandwire chatbot', () => {
   });
 
   it('fails with AI_UNAVAILABLE when the model cannot answer, never showing the key', async () => {
-    model.failWith(500, { error: { message: 'overloaded' } });
+    // a provider that repeats the key it was given: the tool never shows it
+    model.failWith(500, { error: { message: 'overloaded for key sk-bot-secret' } });
     const run = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config, token: TEST_TOKENS.writer });
     expect(run.code).toBe(1);
-    expect(run.json()).toMatchObject({ ok: false, code: 'AI_UNAVAILABLE', error: expect.stringMatching(/^the assistant \(openai\/gpt-test\) could not answer: the request to .* failed: HTTP 500 .*overloaded$/) });
+    expect(run.json()).toMatchObject({ ok: false, code: 'AI_UNAVAILABLE', error: expect.stringMatching(/^the assistant with openai\/gpt-test failed: the request to .* failed: HTTP 500 .*overloaded for key \*\*\*$/) });
     expect(run.stdout).not.toContain('sk-bot-secret');
+    const text = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi'], { config, token: TEST_TOKENS.writer });
+    expect(text.stderr).toContain('overloaded for key ***');
+    expect(text.stderr).not.toContain('sk-bot-secret');
+  });
+
+  it("says what the service refused as the service's error, not the model's", async () => {
+    const run = await s.run(['chatbot', '--channel', 'nope', '--ask', 'hi', '--json'], { config, token: TEST_TOKENS.writer });
+    expect(run.json()).toMatchObject({ ok: false, code: 'UNKNOWN_BRAND' });
+    const badKey = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config, token: 'bw_not_a_key' });
+    expect(badKey.code).toBe(4);
+    expect(badKey.json()).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });
+  });
+
+  it("shows the model's escape sequences as signs, never acting on them", async () => {
+    model.answerWith('Visible \u001b[8mHIDDEN\u001b[0m \u001b]0;title\u0007end');
+    const run = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi'], { config, token: TEST_TOKENS.writer });
+    expect(run.stdout).toBe('Visible ␛[8mHIDDEN␛[0m ␛]0;title␇end\n');
   });
 
   it('chats on a terminal: lists rooms, opens one, drafts a reply and sends it only on /send', async () => {
     const pty = new Pty(`${LAUNCHER} chatbot --channel acme-kakao`, { BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_TOKEN: TEST_TOKENS.writer });
-    await pty.waitFor('Assistant for acme-kakao (openai/gpt-test). /help lists the commands, /quit leaves.');
+    await pty.waitFor('Assistant for acme-kakao (openai/gpt-test). /help lists the commands, /quit leaves; Ctrl-C stops waiting for an answer.');
     await pty.waitFor('acme-kakao> ');
     pty.type('/rooms\r');
     await pty.waitFor(/│ mina +│/);
@@ -97,7 +118,28 @@ describe('brandwire chatbot', () => {
     model.answerWith('You already answered mina.');
     pty.type('Did I answer mina?\r');
     await pty.waitFor('You already answered mina.');
-    expect(systemOf(1)).toContain('agent: Sorry for the wait: order #1234 is on its way.');
+    expect(askedOf(1)).toContain('agent: Sorry for the wait: order #1234 is on its way.');
+    // a draft the assistant could not renew is not sent by a bare /send
+    model.answerWith('Your order arrives tomorrow, guaranteed!');
+    pty.type('/draft\r');
+    await pty.waitFor('Your order arrives tomorrow, guaranteed!');
+    model.answerWith('HANDOFF');
+    pty.type('/draft\r');
+    await pty.waitFor('The assistant has no reply to suggest: this one is for you.');
+    pty.type('/send\r');
+    await pty.waitFor('Error: nothing to send: /send <text>, or /draft first');
+    expect((await s.service.customerChat('mina')).map((b) => b.text)).not.toContain('Your order arrives tomorrow, guaranteed!');
+    // Ctrl-C while the model thinks gives that answer up and keeps the chat
+    model.answerWith(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 5_000).unref());
+      return 'too late';
+    });
+    const before = model.requests.filter((r) => r.method === 'POST').length;
+    pty.type('A slow question\r');
+    await model.chats(before + 1);
+    pty.type('\u0003');
+    await pty.waitFor('(stopped)');
+    model.answerWith('OK');
     pty.type('/nope\r');
     await pty.waitFor('Error: unknown command /nope');
     pty.type('/quit\r');

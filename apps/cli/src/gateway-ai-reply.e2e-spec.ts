@@ -167,6 +167,25 @@ describe('brandwire gateway: answering customers with AI', () => {
       expect(logOf(config)).toMatch(/the AI answered vera in acme-kakao \(seq \d+\) \(bw-\d+-\w+\)/);
     });
 
+    it('answers a burst once: a message the customer followed with another is answered with it', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      model.answerWith(async (request) => {
+        const turns = (request.body as { messages: Array<{ content: string }> }).messages;
+        if (turns.at(-1)?.content.includes('first part')) await held;
+        return `Answer to: ${turns.at(-1)?.content ?? ''}`;
+      });
+      const asked = model.requests.filter((r) => r.method === 'POST').length;
+      await s.service.customerWrites('yuri', 'first part');
+      await model.chats(asked + 1);
+      await s.service.customerWrites('yuri', 'second part');
+      release();
+      await until('the answer to the burst', async () => ((await s.service.customerChat('yuri')).some((b) => b.text?.startsWith('Answer to:')) ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await s.service.customerChat('yuri')).map((b) => b.text)).toEqual(['first part', 'second part', 'Answer to: first part\nsecond part']);
+      model.answerWith('OK');
+    });
+
     it('drops its answer when an agent answered, or the consultation ended, while the model was thinking', async () => {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
@@ -185,6 +204,30 @@ describe('brandwire gateway: answering customers with AI', () => {
       await until('both answers dropped', () => (/answer to walt in acme-kakao \(seq \d+\) is dropped: an agent answered/.test(logOf(config)) && /answer to xena in acme-kakao \(seq \d+\) is dropped: the consultation (ended|expired)/.test(logOf(config)) ? true : undefined));
       expect((await s.service.customerChat('walt')).map((b) => b.text)).toEqual(['Is the shop open on Sunday?', 'Yes, from 10 to 4.']);
       expect((await s.service.customerChat('xena')).map((b) => b.text)).not.toContain('An answer that comes too late.');
+      model.answerWith('OK');
+    });
+  });
+
+  describe('auto, with a team chat that is down', () => {
+    let config: string;
+    let cli: (args: readonly string[]) => Promise<CliRun>;
+    beforeAll(async () => {
+      config = await configWith('ai-auto-chat-down', { reply: 'auto' });
+      const stored = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')) as { gateway: object };
+      writeFileSync(join(config, 'config.json'), JSON.stringify({ ...stored, gateway: { ...stored.gateway, sink: { type: 'slack', url: 'http://127.0.0.1:9/down' } } }), { mode: 0o600 });
+      cli = await started(config, TEST_TOKENS.writer);
+    });
+    afterAll(async () => {
+      await cli(['gateway', 'stop', '--timeout', '2']);
+    });
+
+    it('goes on answering while its hand-overs wait for the team chat', async () => {
+      model.answerWith((request) => ((request.body as { messages: Array<{ content: string }> }).messages.at(-1)?.content.includes('a person') ? 'HANDOFF' : 'Sure, it ships today.'));
+      for (let i = 1; i <= 9; i++) await s.service.customerWrites(`waiting${i}`, 'I want a person');
+      await s.service.customerWrites('zoe', 'Does it ship today?');
+      await until('the answer to zoe', async () => ((await s.service.customerChat('zoe')).some((b) => b.text === 'Sure, it ships today.') ? true : undefined));
+      await until('the hand-overs logged', () => ((logOf(config).match(/the AI leaves waiting\d in acme-kakao/g) ?? []).length === 9 ? true : undefined));
+      expect(logOf(config)).toMatch(/relay of acme-kakao:\d+\.ai to the team chat failed/);
       model.answerWith('OK');
     });
   });

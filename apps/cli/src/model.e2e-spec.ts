@@ -24,10 +24,10 @@ describe('brandwire model list and model set', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('says how to set a provider when none is stored (exit 2)', async () => {
+  it('says how to set a provider when none is stored (CONFIG, exit 1)', async () => {
     const run = await model(['list', '--json']);
-    expect(run.code).toBe(2);
-    expect(run.json()).toEqual({ ok: false, code: 'USAGE', error: 'no AI provider is set' });
+    expect(run.code).toBe(1);
+    expect(run.json()).toEqual({ ok: false, code: 'CONFIG', error: 'no AI provider is set', setting: 'gateway.ai' });
     const text = await model(['list']);
     expect(text.stderr).toContain('brandwire setup <key> --ai-provider openai|anthropic|ollama --ai-api-key <key>');
   });
@@ -94,7 +94,7 @@ describe('brandwire model list and model set', () => {
     fake.failWith(401, { error: { message: 'Incorrect API key provided: sk-model-secret' } });
     const list = await model(['list', '--json']);
     expect(list.code).toBe(1);
-    expect(list.json()).toMatchObject({ ok: false, code: 'AI_UNAVAILABLE', error: expect.stringContaining('the models of openai could not be listed: the request to') });
+    expect(list.json()).toMatchObject({ ok: false, code: 'AI_UNAVAILABLE', error: expect.stringContaining('listing the models with openai/gpt-b failed: the request to') });
     expect(list.stdout).toContain('HTTP 401');
     expect(list.stdout).not.toContain('sk-model-secret');
     const set = await model(['set', 'gpt-new', '--json']);
@@ -105,15 +105,22 @@ describe('brandwire model list and model set', () => {
     expect(storedAi()['model']).toBe('gpt-new');
   });
 
-  it("moves to another provider with --provider and --url, leaving the other provider's key behind", async () => {
-    store({ provider: 'openai', model: 'gpt-b', apiKey: 'sk-model-secret' });
+  it("moves to another provider with --provider and --url, leaving the other provider's key behind but not how the gateway answers", async () => {
+    store({ provider: 'openai', model: 'gpt-b', apiKey: 'sk-model-secret', reply: 'auto', instructions: 'Never promise refunds.' });
     fake.models = ['llama3.2', 'qwen2.5'];
     const run = await model(['set', 'llama3.2', '--provider', 'ollama', '--url', fake.openAiUrl, '--json']);
     expect(run.json()).toMatchObject({ ok: true, provider: 'ollama', model: 'llama3.2' });
     expect(fake.requests[0]?.headers.authorization).toBeUndefined();
-    expect(storedAi()).toEqual({ provider: 'ollama', model: 'llama3.2', url: fake.openAiUrl });
+    expect(storedAi()).toEqual({ provider: 'ollama', model: 'llama3.2', url: fake.openAiUrl, reply: 'auto', instructions: 'Never promise refunds.' });
     const bad = await model(['set', 'x', '--provider', 'ollama', '--url', 'ftp://host', '--json']);
     expect(bad.code).toBe(2);
     expect(bad.json()).toMatchObject({ code: 'USAGE', error: '--url must be an http or https URL, got "ftp://host"' });
+    const secretInUrl = await model(['list', '--url', 'http://user:pass@127.0.0.1:9/v1?api-key=s3cr3t', '--json']);
+    expect(secretInUrl.code).toBe(2);
+    expect(secretInUrl.json()).toMatchObject({ code: 'USAGE', error: '--url must be a base URL without credentials, query or fragment, got "http://127.0.0.1:9/v1…"' });
+    expect(secretInUrl.stdout).not.toContain('s3cr3t');
+    const blank = await model(['set', '  ', '--no-check', '--json']);
+    expect(blank.code).toBe(2);
+    expect(blank.json()).toMatchObject({ code: 'USAGE', error: 'the model id is empty' });
   });
 });

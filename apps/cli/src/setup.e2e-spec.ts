@@ -147,6 +147,14 @@ describe('setup, whoami and key storage', () => {
     expect(badUrl.code).toBe(2);
     expect(badUrl.json()).toMatchObject({ code: 'USAGE', error: '--ai-url must be an http or https URL, got "ftp://models.test"' });
     expect(stored(config)).toMatchObject({ gateway: { ai: { url: 'http://127.0.0.1:9', reply: 'suggest' } } });
+    const withSecret = await s.run(['setup', TEST_TOKENS.writer, '--ai-url', 'https://key:secret@models.test/v1', '--json'], { config });
+    expect(withSecret.json()).toMatchObject({ code: 'USAGE', error: '--ai-url must be a base URL without credentials, query or fragment, got "https://models.test/v1…"' });
+    // another provider: the stored one's key and url stay behind, the reply mode and instructions stay
+    const other = await s.run(['setup', TEST_TOKENS.writer, '--ai-provider', 'ollama', '--json'], { config });
+    expect(other.code).toBe(0);
+    expect(stored(config)).toMatchObject({ gateway: { ai: { provider: 'ollama', reply: 'suggest', instructions: 'Answer in two sentences.' } } });
+    expect((stored(config) as { gateway: { ai: object } }).gateway.ai).not.toHaveProperty('apiKey');
+    expect((stored(config) as { gateway: { ai: object } }).gateway.ai).not.toHaveProperty('url');
   });
 
   it('shows the gateway settings a --dry-run would store, secrets only as "set"', async () => {

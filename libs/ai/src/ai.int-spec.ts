@@ -23,8 +23,18 @@ describe('asking a model over HTTP', () => {
       method: 'POST',
       path: '/openai/v1/chat/completions',
       headers: expect.objectContaining({ authorization: 'Bearer sk-secret-1' }),
-      body: { model: 'gpt-test', max_tokens: 123, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Where is my parcel?' }] },
+      body: { model: 'gpt-test', max_completion_tokens: 123, temperature: 0, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Where is my parcel?' }] },
     });
+  });
+
+  it("leaves the temperature out for OpenAI's reasoning models, and asks Ollama with max_tokens", async () => {
+    await complete({ ...openai(), model: 'o4-mini' }, { system: 's', turns: [{ role: 'user', content: 'q' }], maxTokens: 50, temperature: 0.3 });
+    await complete({ provider: 'ollama', model: 'llama3.2', url: fake.openAiUrl }, { system: 's', turns: [{ role: 'user', content: 'q' }], maxTokens: 50, temperature: 0.3 });
+    const [reasoning, ollama] = fake.requests.map((r) => r.body as Record<string, unknown>);
+    expect(reasoning).toMatchObject({ model: 'o4-mini', max_completion_tokens: 50 });
+    expect(reasoning).not.toHaveProperty('temperature');
+    expect(reasoning).not.toHaveProperty('max_tokens');
+    expect(ollama).toMatchObject({ model: 'llama3.2', max_tokens: 50, temperature: 0.3 });
   });
 
   it('sends the system prompt apart and the key as x-api-key to Anthropic', async () => {

@@ -1,5 +1,5 @@
 import { AiUnavailableError } from './ai-error';
-import type { AiSettings } from './ai-settings';
+import { type AiSettings, isReasoningModel } from './ai-settings';
 import { authHeaders, apiRoot, callProvider } from './provider-http';
 
 export interface ChatTurn {
@@ -31,17 +31,18 @@ export async function complete(ai: AiSettings, request: CompletionRequest): Prom
     ai,
     anthropic
       ? { method: 'POST', url: `${base}/messages`, headers, body: { model: ai.model, max_tokens: maxTokens, temperature, system: request.system, messages: request.turns } }
-      : {
-          method: 'POST',
-          url: `${base}/chat/completions`,
-          headers,
-          body: { model: ai.model, max_tokens: maxTokens, temperature, messages: [{ role: 'system', content: request.system }, ...request.turns] },
-        },
+      : { method: 'POST', url: `${base}/chat/completions`, headers, body: { model: ai.model, ...openAiLimits(ai, maxTokens, temperature), messages: [{ role: 'system', content: request.system }, ...request.turns] } },
     { timeoutMs: request.timeoutMs, signal: request.signal },
   );
   const text = anthropic ? anthropicText(data) : openAiText(data);
   if (text === undefined) throw new AiUnavailableError(ai.provider, ai.model, 'the answer had no text', ai.apiKey);
   return text.trim();
+}
+
+/** OpenAI counts the answer in `max_completion_tokens` (its reasoning models refuse `max_tokens` and a temperature); compatible servers such as Ollama read `max_tokens`. */
+function openAiLimits(ai: AiSettings, maxTokens: number, temperature: number): Record<string, number> {
+  if (ai.provider !== 'openai') return { max_tokens: maxTokens, temperature };
+  return isReasoningModel(ai) ? { max_completion_tokens: maxTokens } : { max_completion_tokens: maxTokens, temperature };
 }
 
 function anthropicText(data: object): string | undefined {

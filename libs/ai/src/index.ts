@@ -1,4 +1,4 @@
-export { AI_PROVIDERS, type AiProvider, type AiSettings, isAiProvider } from './ai-settings';
+export { AI_PROVIDERS, AI_REPLY_MODES, type AiProvider, type AiReplyMode, type AiSettings, isAiProvider } from './ai-settings';
 export { AiUnavailableError } from './ai-error';
 export { type ChatTurn, type CompletionRequest, complete } from './complete';
 export { type ModelInfo, listModels } from './models';

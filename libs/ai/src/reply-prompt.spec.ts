@@ -31,6 +31,10 @@ describe('the AI reply prompt', () => {
     expect(replyText('😀'.repeat(1001))).toBe(`${'😀'.repeat(999)}…`);
   });
 
+  it("keeps no control character of the model's in a reply: escape sequences, bells, bidi overrides", () => {
+    expect(replyText('Hi\u001b[2J\u001b]0;pwned\u0007 there\u202e\nBye\tnow')).toBe('Hi[2J]0;pwned there\nBye\tnow');
+  });
+
   it('knows the hand-over answer however it is dressed, and only that', () => {
     expect(['HANDOFF', ' handoff. ', '**HANDOFF**'].map(isHandoff)).toEqual([true, true, true]);
     expect(isHandoff('I will HANDOFF you to an agent')).toBe(false);

@@ -1,13 +1,14 @@
 import { string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import { channelOf } from '../lib/channel';
-import { Chatbot, assistantModel } from '../lib/chatbot';
+import { selectedModel } from '../lib/ai-model';
+import { Chatbot } from '../lib/chatbot';
 import { usageError } from '../lib/cli-error';
 import { connect } from '../lib/connect';
 import { failureOf } from '../lib/failure';
 import { channelFlag, optionalToFlag } from '../lib/flags';
 import { colorEnabled, paint } from '../lib/output';
-import { safeForTerminal } from '../lib/terminal-text';
+import { safeForTerminal, shownControls } from '../lib/terminal-text';
 
 export interface ChatbotAnswer {
   ok: true;
@@ -43,11 +44,12 @@ export default class ChatbotCommand extends BrandwireCommand {
       throw usageError('the chatbot is a chat and needs a terminal', 'pass --ask "<question>" to ask one question from a script');
     }
     if (flags.ask !== undefined && flags.ask.trim() === '') throw usageError('--ask needs a question');
-    const ai = assistantModel(session);
+    const ai = selectedModel(session.config.gateway?.ai);
     const bot = new Chatbot(await connect(session), ai, channel, flags.to, session.config.gateway?.ai?.instructions);
     if (flags.ask !== undefined) {
       const answer = await bot.ask(flags.ask);
-      await this.show(() => answer);
+      // the model's text is shown, never obeyed: its escape sequences are printed as signs
+      await this.show(() => shownControls(answer));
       return { ok: true, channel, userKey: flags.to ?? null, answer };
     }
     await this.chat(bot, `${ai.provider}/${ai.model}`);
@@ -58,22 +60,32 @@ export default class ChatbotCommand extends BrandwireCommand {
     const { createInterface } = await import('node:readline/promises');
     const color = colorEnabled();
     const out = (text: string): void => void process.stdout.write(`${safeForTerminal(text)}\n`);
-    out(`Assistant for ${bot.channel} (${model}). /help lists the commands, /quit leaves.`);
+    out(`Assistant for ${bot.channel} (${model}). /help lists the commands, /quit leaves; Ctrl-C stops waiting for an answer.`);
     const rl = createInterface({ input: process.stdin, output: process.stdout, historySize: 200 });
     let closed = false;
+    let waiting: AbortController | undefined;
     rl.on('close', () => (closed = true));
+    // Ctrl-C while the model thinks gives up that answer; at the prompt it leaves
+    rl.on('SIGINT', () => (waiting ? waiting.abort() : rl.close()));
     try {
       while (!closed) {
         const prompt = paint(`${bot.channel}${bot.openRoom ? ` › ${bot.openRoom}` : ''}> `, 'cyan', color);
         const line = await rl.question(prompt).catch(() => undefined);
         if (line === undefined) break;
+        waiting = new AbortController();
         try {
-          const answer = await bot.take(line);
+          const answer = await bot.take(line, waiting.signal);
           if (answer === undefined) break;
           if (answer !== '') out(answer);
         } catch (error) {
+          if (waiting.signal.aborted) {
+            out('(stopped)');
+            continue;
+          }
           const failure = failureOf(error as Error);
-          out(`${paint('Error:', 'red', color)} ${failure.message}${failure.hint ? `\n${paint('Hint:', 'dim', color)} ${failure.hint}` : ''}`);
+          out(`${paint('Error:', 'red', color)} ${shownControls(failure.message)}${failure.hint ? `\n${paint('Hint:', 'dim', color)} ${failure.hint}` : ''}`);
+        } finally {
+          waiting = undefined;
         }
       }
     } finally {

@@ -1,9 +1,10 @@
 import { string as stringArg } from '@oclif/core/args';
 import { boolean, integer, string } from '@oclif/core/flags';
+import { AI_PROVIDERS, AI_REPLY_MODES } from '@brandwire/ai';
 import { BrandwireCommand } from '../base-command';
+import { checkAiUrl } from '../lib/ai-model';
 import type { GatewaySettings } from '../lib/config-store';
 import { usageError } from '../lib/cli-error';
-import { checkEndpoint } from '../lib/connect';
 import { fields } from '../lib/output';
 import { type SetupResult, runSetup } from '../lib/setup-flow';
 import { terminalPrompter } from '../lib/terminal-prompter';
@@ -36,13 +37,13 @@ export default class Setup extends BrandwireCommand {
       helpValue: '<secret>',
     }),
     'commands-port': integer({ description: "gateway: the loopback port the team chat's commands come in on (default 8791)", min: 1, max: 65535, helpGroup: 'GATEWAY', helpValue: '<n>' }),
-    'ai-provider': string({ description: 'gateway: AI provider', options: ['openai', 'anthropic', 'ollama'], helpGroup: 'GATEWAY', helpValue: '<name>' }),
+    'ai-provider': string({ description: "gateway: AI provider (another than the stored one leaves that one's key, url and model behind)", options: [...AI_PROVIDERS], helpGroup: 'GATEWAY', helpValue: '<name>' }),
     'ai-model': string({ description: 'gateway: AI model id (see `brandwire model list`)', helpGroup: 'GATEWAY', helpValue: '<id>' }),
     'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>' }),
     'ai-url': string({ description: "gateway: base URL of the provider's API, for a local or compatible server (OpenAI's with /v1)", helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'ai-reply': string({
       description: 'gateway: on a customer message, post a suggested reply to the team chat (suggest), send it to the customer (auto), or neither (off, the default)',
-      options: ['off', 'suggest', 'auto'],
+      options: [...AI_REPLY_MODES],
       helpGroup: 'GATEWAY',
       helpValue: '<mode>',
     }),
@@ -66,7 +67,7 @@ export default class Setup extends BrandwireCommand {
             provider: flags['ai-provider'],
             model: flags['ai-model'],
             apiKey: flags['ai-api-key'],
-            url: flags['ai-url'] === undefined ? undefined : checkEndpoint(flags['ai-url'], '--ai-url'),
+            url: flags['ai-url'] === undefined ? undefined : checkAiUrl(flags['ai-url'], '--ai-url'),
             reply: flags['ai-reply'],
             instructions: flags['ai-instructions'],
           },

@@ -1,6 +1,6 @@
 import type { AiSettings } from '@brandwire/ai';
-import { CliError } from './cli-error';
-import { EXIT } from './exit-codes';
+import { aiFailure } from './ai-model';
+import type { CliError } from './cli-error';
 
 const TIMEOUT_MS = 20_000;
 const MAX_KEYWORDS = 8;
@@ -18,10 +18,10 @@ const SYSTEM_PROMPT = [
 export async function extractKeywords(ai: AiSettings, question: string): Promise<string[]> {
   const { complete } = await import('@brandwire/ai');
   const text = await complete(ai, { system: SYSTEM_PROMPT, turns: [{ role: 'user', content: question }], maxTokens: 200, timeoutMs: TIMEOUT_MS }).catch((error: unknown) => {
-    throw aiUnavailable(ai, error);
+    throw keywordFailure(ai, error);
   });
   const keywords = parseKeywords(text);
-  if (keywords.length === 0) throw aiUnavailable(ai, new Error('the answer held no keywords'));
+  if (keywords.length === 0) throw keywordFailure(ai, new Error('the answer held no keywords'));
   return keywords;
 }
 
@@ -55,15 +55,6 @@ export function parseKeywords(text: string): string[] {
   return keywords;
 }
 
-function aiUnavailable(ai: AiSettings, error: unknown): CliError {
-  // AiUnavailableError messages start with provider/model and hold no key; this one's own findings are added here
-  const what = error instanceof Error ? error.message.replace(`${ai.provider}/${ai.model}: `, '') : String(error);
-  const message = `AI keyword extraction with ${ai.provider}/${ai.model} failed: ${what}`;
-  return new CliError(
-    'AI_UNAVAILABLE',
-    ai.apiKey ? message.split(ai.apiKey).join('***') : message,
-    EXIT.error,
-    { provider: ai.provider, model: ai.model },
-    'check gateway.ai in the config (`brandwire setup --ai-provider … --ai-model … --ai-api-key …`), or search without AI using --cypher',
-  );
+function keywordFailure(ai: AiSettings, error: unknown): CliError {
+  return aiFailure(ai, 'AI keyword extraction', error, 'check gateway.ai in the config (`brandwire setup --ai-provider … --ai-model … --ai-api-key …`), or search without AI using --cypher');
 }

@@ -4,25 +4,52 @@ import type { GatewaySettings } from './config-store';
 import { checkEndpoint } from './connect';
 import { EXIT } from './exit-codes';
 
-export const AI_PROVIDER_OPTIONS = ['openai', 'anthropic', 'ollama'];
+type StoredAi = NonNullable<GatewaySettings['ai']>;
 
-const SETUP_HINT = 'store the provider with `brandwire setup <key> --ai-provider openai|anthropic|ollama --ai-api-key <key>` (or pass --provider)';
+const PROVIDER_HINT = 'store one with `brandwire setup <key> --ai-provider openai|anthropic|ollama --ai-api-key <key>`';
 
-/** The provider to ask: the stored `gateway.ai`, with `--provider` and `--url` taking over. `model` may be unset here. */
-export function providerSettings(stored: GatewaySettings['ai'], given: { provider?: string; url?: string }): AiSettings {
-  const provider = given.provider ?? stored?.provider;
-  if (!provider) throw usageError('no AI provider is set', SETUP_HINT);
-  // another provider's key or url is not this one's
-  const same = stored?.provider === undefined || stored.provider === provider;
-  const url = given.url ?? (same ? stored?.url : undefined);
-  if (given.url !== undefined) checkEndpoint(given.url, '--url');
-  return { provider, model: (same && stored?.model) || '', ...(same && stored?.apiKey && { apiKey: stored.apiKey }), ...(url !== undefined && { url }) };
+/**
+ * The stored AI settings once `provider` is the provider: the same one keeps everything; another keeps how the
+ * gateway answers (reply mode, instructions) but not the other provider's key, url or model.
+ */
+export function withProvider(stored: StoredAi | undefined, provider: string | undefined): StoredAi {
+  if (provider === undefined || stored?.provider === undefined || stored.provider === provider) return { ...stored, ...(provider !== undefined && { provider }) };
+  return { provider, ...(stored.reply !== undefined && { reply: stored.reply }), ...(stored.instructions !== undefined && { instructions: stored.instructions }) };
 }
 
-/** The provider's failure as the tool's AI_UNAVAILABLE, with what to check. */
-export function modelsUnavailable(ai: AiSettings, error: unknown): CliError {
-  const message = `the models of ${ai.provider} could not be listed: ${error instanceof Error ? error.message.replace(/^[^:]*: /, '') : String(error)}`;
-  return new CliError('AI_UNAVAILABLE', ai.apiKey ? message.split(ai.apiKey).join('***') : message, EXIT.error, { provider: ai.provider }, 'check gateway.ai in the config (provider, apiKey, url), or store the model anyway with --no-check');
+/** The provider to ask: the stored `gateway.ai`, with `--provider` and `--url` taking over. `model` may be unset here. */
+export function providerSettings(stored: StoredAi | undefined, given: { provider?: string; url?: string }): AiSettings {
+  const ai = withProvider(stored, given.provider);
+  if (!ai.provider) throw new CliError('CONFIG', 'no AI provider is set', EXIT.error, { setting: 'gateway.ai' }, `${PROVIDER_HINT} (or pass --provider)`);
+  const url = given.url === undefined ? ai.url : checkAiUrl(given.url, '--url');
+  return { provider: ai.provider, model: ai.model ?? '', ...(ai.apiKey && { apiKey: ai.apiKey }), ...(url !== undefined && { url }) };
+}
+
+/** The model to ask: a provider and a selected model are needed. */
+export function selectedModel(stored: StoredAi | undefined): AiSettings {
+  if (!stored?.provider) throw new CliError('CONFIG', 'no AI provider is set', EXIT.error, { setting: 'gateway.ai' }, PROVIDER_HINT);
+  if (!stored.model) throw new CliError('CONFIG', 'no AI model is selected', EXIT.error, { setting: 'gateway.ai' }, '`brandwire model list`, then `brandwire model set <id>`');
+  return { provider: stored.provider, model: stored.model, ...(stored.apiKey && { apiKey: stored.apiKey }), ...(stored.url && { url: stored.url }) };
+}
+
+/**
+ * A provider's base URL: http(s), without credentials, a query or a fragment (paths are added after it, and the
+ * URL is shown in messages, where a secret in it would be too).
+ */
+export function checkAiUrl(value: string, flag: string): string {
+  const url = new URL(checkEndpoint(value, flag));
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw usageError(`${flag} must be a base URL without credentials, query or fragment, got ${JSON.stringify(`${url.protocol}//${url.host}${url.pathname}…`)}`, 'the API key goes in --ai-api-key');
+  }
+  return value.replace(/\/+$/, '');
+}
+
+/** A model's failure as the tool's AI_UNAVAILABLE: what was being done, with which model, and why; never the key. */
+export function aiFailure(ai: AiSettings, doing: string, error: unknown, hint: string): CliError {
+  const prefix = `${ai.provider}${ai.model ? `/${ai.model}` : ''}: `;
+  const why = error instanceof Error ? error.message : String(error);
+  const message = `${doing} with ${prefix.slice(0, -2)} failed: ${why.startsWith(prefix) ? why.slice(prefix.length) : why}`;
+  return new CliError('AI_UNAVAILABLE', ai.apiKey ? message.split(ai.apiKey).join('***') : message, EXIT.error, { provider: ai.provider, ...(ai.model && { model: ai.model }) }, hint);
 }
 
 /** An id the provider does not offer, with the ones it offers that look like it. */

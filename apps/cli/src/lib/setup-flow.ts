@@ -2,6 +2,7 @@ import type { Brand, MeResponse } from '@brandwire/client';
 import { CliError, usageError } from './cli-error';
 import { EXIT } from './exit-codes';
 import { type GatewaySettings, type Session, type StoredConfig, writeConfig } from './config-store';
+import { withProvider } from './ai-model';
 import { checkEndpoint, clientFor } from './connect';
 
 /** Asks a person, on a terminal only. */
@@ -43,7 +44,9 @@ function mergeGateway(stored: GatewaySettings | undefined, given: GatewaySetting
   const merged: GatewaySettings = { ...stored };
   for (const part of ['sink', 'crm', 'commands', 'ai'] as const) {
     const values = Object.fromEntries(Object.entries(given[part] ?? {}).filter(([, v]) => v !== undefined));
-    if (Object.keys(values).length > 0) merged[part] = { ...stored?.[part], ...values };
+    // another AI provider does not take the stored one's key, url or model
+    const base = part === 'ai' ? withProvider(stored?.ai, given.ai?.provider) : stored?.[part];
+    if (Object.keys(values).length > 0) merged[part] = { ...base, ...values };
   }
   return Object.keys(merged).length > 0 ? merged : undefined;
 }

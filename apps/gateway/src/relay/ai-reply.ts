@@ -1,9 +1,9 @@
 import { complete, conversationTurns, isHandoff, replyInstructions, replyText } from '@brandwire/ai';
 import { type BrandwireClient, type MessageItem, isApiError } from '@brandwire/client';
 import { messageOf } from '../gateway-log';
-import { deliverTo } from './relay-delivery';
 import type { RelayEvent } from './relay-event';
-import type { AiReplySettings, RelayTarget } from './relay-settings';
+import type { AiReplySettings } from './relay-settings';
+import type { TeamChatNotices } from './team-chat-notices';
 
 /** A message older than this is not answered (the gateway was stopped meanwhile, say): a late reply is worse than none. */
 export const STALE_AFTER_MS = 10 * 60_000;
@@ -14,8 +14,8 @@ const MAX_ANSWER_TOKENS = 600;
 export interface AiReplyContext {
   client: BrandwireClient;
   ai: AiReplySettings;
-  /** where suggestions and hand-overs are posted; none with `auto` and no sink */
-  teamChat: RelayTarget | undefined;
+  /** where suggestions and hand-overs are posted (nowhere with `auto` and no team chat) */
+  notices: TeamChatNotices;
   stop: AbortSignal;
   report: (line: string) => void;
 }
@@ -32,8 +32,8 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
   try {
     room = (await ctx.client.messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages;
   } catch (error) {
-    ctx.report(`error: the AI reply to ${where} is skipped: its room could not be read (${isApiError(error) ? `${error.code}, ${error.message}` : messageOf(error)})`);
-    return;
+    ctx.report(`error: the AI reply to ${where} is skipped: its room could not be read (${describe(error)})`);
+    return handOver(ctx, brand, userKey, seq, 'the AI could not read the room');
   }
   const message = room.find((item) => item.seq === seq && item.kind === 'message');
   if (!message) return ctx.report(`the AI reply to ${where} is skipped: the message is no longer among the room's latest ${CONTEXT_MESSAGES}`);
@@ -53,20 +53,26 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
   } catch (error) {
     if (ctx.stop.aborted) return;
     ctx.report(`error: the AI could not answer ${where}: ${messageOf(error)}`);
-    return tellTeamChat(ctx, notice('ai_handoff', brand, userKey, seq, 'the AI could not be asked'));
+    return handOver(ctx, brand, userKey, seq, 'the AI could not be asked');
   }
   if (isHandoff(answer)) {
     ctx.report(`the AI leaves ${where} to an agent`);
-    return tellTeamChat(ctx, notice('ai_handoff', brand, userKey, seq, 'the AI has no answer'));
+    return handOver(ctx, brand, userKey, seq, 'the AI has no answer');
   }
   // the model takes seconds: an agent may have answered, or the customer written again, meanwhile
-  const meanwhile = await ctx.client.messages({ brand, userKey, max: CONTEXT_MESSAGES }).then(
-    (page) => whyNotAnswered(page.messages, seq),
-    () => undefined,
-  );
+  let meanwhile: string | undefined;
+  try {
+    meanwhile = whyNotAnswered((await ctx.client.messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages, seq);
+  } catch (error) {
+    ctx.report(`error: the AI's answer to ${where} is dropped: its room could not be read again (${describe(error)})`);
+    return handOver(ctx, brand, userKey, seq, 'the AI could not check the room before answering');
+  }
   if (meanwhile !== undefined) return meanwhile === '' ? undefined : ctx.report(`the AI's answer to ${where} is dropped: ${meanwhile}`);
   const text = replyText(answer);
-  if (ctx.ai.mode === 'suggest') return tellTeamChat(ctx, notice('ai_suggestion', brand, userKey, seq, text));
+  if (text === '') return handOver(ctx, brand, userKey, seq, 'the AI has no answer');
+  if (ctx.ai.mode === 'suggest') return ctx.notices.post(notice('ai_suggestion', brand, userKey, seq, text));
+  // a stop while the model thought: the message is answered after the restart
+  if (ctx.stop.aborted) return;
   await sendReply(ctx, brand, userKey, seq, text, where);
 }
 
@@ -85,19 +91,26 @@ function whyNotAnswered(room: readonly MessageItem[], seq: number): string | und
 async function sendReply(ctx: AiReplyContext, brand: string, userKey: string, seq: number, text: string, where: string): Promise<void> {
   try {
     const sent = await ctx.client.send({ brandKey: brand, userKey, text }, { idempotencyKey: `ai-reply:${brand}:${seq}` });
-    if (sent.ok) ctx.report(`the AI answered ${where} (${sent.serial})`);
-    else ctx.report(`error: the AI's answer to ${where} was not delivered: the messenger answered ${sent.code}${sent.message ? ` (${sent.message})` : ''}`);
+    if (sent.ok) return ctx.report(`the AI answered ${where} (${sent.serial})`);
+    ctx.report(`error: the AI's answer to ${where} was not delivered: the messenger answered ${sent.code}${sent.message ? ` (${sent.message})` : ''}`);
+    handOver(ctx, brand, userKey, seq, `the AI's answer was not delivered (${sent.code})`);
   } catch (error) {
     // the same message answered before a restart: that answer stands
     if (isApiError(error) && error.code === 'IDEMPOTENCY_CONFLICT') return ctx.report(`the AI answered ${where} before`);
-    ctx.report(`error: the AI's answer to ${where} could not be sent (${isApiError(error) ? `${error.code}, ${error.message}` : messageOf(error)})`);
+    ctx.report(`error: the AI's answer to ${where} could not be sent (${describe(error)})`);
+    handOver(ctx, brand, userKey, seq, `the AI's answer could not be sent (${isApiError(error) ? error.code : 'the service did not answer'})`);
   }
+}
+
+/** The customer is left to an agent: the team chat is told why, when there is one. */
+function handOver(ctx: AiReplyContext, brand: string, userKey: string, seq: number, why: string): void {
+  ctx.notices.post(notice('ai_handoff', brand, userKey, seq, why));
+}
+
+function describe(error: unknown): string {
+  return isApiError(error) ? `${error.code}, ${error.message}` : messageOf(error);
 }
 
 function notice(kind: 'ai_suggestion' | 'ai_handoff', brand: string, userKey: string, seq: number, text: string): RelayEvent {
   return { id: `${brand}:${seq}.ai`, kind, brandKey: brand, userKey, seq, at: new Date().toISOString(), text };
-}
-
-async function tellTeamChat(ctx: AiReplyContext, event: RelayEvent): Promise<void> {
-  if (ctx.teamChat) await deliverTo(ctx.teamChat, event, ctx.stop, ctx.report);
 }

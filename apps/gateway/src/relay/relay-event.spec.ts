@@ -17,7 +17,7 @@ describe('relay events', () => {
     expect(bodyFor('slack', message, false)).toEqual({ text: '[b] u: hi' });
     expect(bodyFor('teams', message, false)).toEqual({ text: '[b] u: hi' });
     expect(bodyFor('discord', message, false)).toEqual({ content: '[b] u: hi', allowed_mentions: { parse: [] } });
-    expect(bodyFor('webhook', message, false)).toEqual({ id: 'b:3.0', kind: 'message', brandKey: 'b', userKey: 'u', seq: 3, at: '1970-01-01T00:00:00.000Z', text: 'hi', line: '[b] u: hi' });
+    expect(bodyFor('webhook', message, false)).toEqual({ id: 'b:3.0', kind: 'message', brandKey: 'b', userKey: 'u', seq: 3, at: '1970-01-01T00:00:00.000Z', text: 'hi', line: '[b] u: hi', thread: 'b:u' });
   });
 
   it('says so when a message\'s text could not be read, rather than relaying a stand-in as its text', () => {

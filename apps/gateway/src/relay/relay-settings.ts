@@ -1,4 +1,4 @@
-import { AI_PROVIDERS, type AiSettings, isAiProvider } from '@brandwire/ai';
+import { AI_PROVIDERS, AI_REPLY_MODES, type AiReplyMode, type AiSettings, isAiProvider } from '@brandwire/ai';
 import { type CommandSettings, commandSettingsOf } from '../commands/command-settings';
 /** The environment variable through which `brandwire gateway start` hands the daemon what it relays, and with which key. */
 export const RELAY_ENV = 'BRANDWIRE_GATEWAY_RELAY';
@@ -14,12 +14,13 @@ export interface RelayTarget {
   token: string | undefined;
 }
 
-export const AI_REPLY_MODES = ['suggest', 'auto'] as const;
-export type AiReplyMode = (typeof AI_REPLY_MODES)[number];
+/** The modes that answer (`off` answers nothing and never reaches the gateway). */
+const ANSWERING_MODES = AI_REPLY_MODES.filter((mode) => mode !== 'off');
+type AnsweringMode = Exclude<AiReplyMode, 'off'>;
 
 /** How customer messages are answered with AI: a reply suggested in the team chat, or sent to the customer. */
 export interface AiReplySettings {
-  mode: AiReplyMode;
+  mode: AnsweringMode;
   model: AiSettings;
   /** the brand's own instructions, added to the model's */
   instructions: string | undefined;
@@ -69,13 +70,13 @@ export function teamChatOf(settings: RelaySettings): RelayTarget | undefined {
 
 function aiReplyOf(given: Record<string, unknown>, targets: readonly RelayTarget[]): AiReplySettings {
   const { reply, provider, model, apiKey, url, instructions } = given;
-  if (!(AI_REPLY_MODES as readonly unknown[]).includes(reply)) throw new Error(`the AI reply mode must be one of ${AI_REPLY_MODES.join(', ')}, got ${JSON.stringify(reply)}`);
+  if (!(ANSWERING_MODES as readonly unknown[]).includes(reply)) throw new Error(`the AI reply mode must be one of ${ANSWERING_MODES.join(', ')}, got ${JSON.stringify(reply)}`);
   if (!isAiProvider(provider)) throw new Error(`the AI provider must be one of ${AI_PROVIDERS.join(', ')}, got ${JSON.stringify(provider)}`);
   if (typeof model !== 'string' || model === '') throw new Error('no AI model is selected (`brandwire model set <id>`)');
   if (url !== undefined && (typeof url !== 'string' || !isHttpUrl(url))) throw new Error(`the AI url must be an http(s) URL, got ${JSON.stringify(url)}`);
   if (reply === 'suggest' && !targets.some((t) => t.name === 'team chat')) throw new Error('AI replies are to be suggested in the team chat, but no team-chat sink is set (`brandwire setup <key> --sink-type … --sink-url …`)');
   return {
-    mode: reply as AiReplyMode,
+    mode: reply as AnsweringMode,
     model: { provider, model, ...(typeof apiKey === 'string' && apiKey !== '' && { apiKey }), ...(typeof url === 'string' && { url }) },
     instructions: typeof instructions === 'string' && instructions.trim() !== '' ? instructions.trim() : undefined,
   };

@@ -6,6 +6,7 @@ import { deliverTo } from './relay-delivery';
 import { isRelayed, needsContent, relayEventOf } from './relay-event';
 import { answerCustomer } from './ai-reply';
 import { OrderedWindow } from './ordered-window';
+import { TeamChatNotices } from './team-chat-notices';
 import { type AiReplySettings, type RelaySettings, type RelayTarget, teamChatOf } from './relay-settings';
 import { RoomTexts } from './room-texts';
 
@@ -38,6 +39,9 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
   const client = new BrandwireClient({ endpoint: settings.endpoint, token: settings.token, userAgent: 'brandwire-gateway' });
   const followed = new Set<string>();
   const pairs: Promise<void>[] = [];
+  if (settings.ai?.mode === 'auto' && !teamChatOf(settings)) {
+    report('AI replies are sent without a team chat: a customer the AI leaves to an agent is told in this log only');
+  }
 
   /** The cursor of a pair: where it stopped, else the channel's end now (kept before anything is read). */
   const cursorOf = async (key: string, brand: string, name: string): Promise<string> => {
@@ -64,7 +68,7 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
   /** The model answers customer messages, several customers at once, each customer's in turn. */
   const answeringWith = (ai: AiReplySettings, brand: string): Handler => {
     let window: OrderedWindow | undefined;
-    const context = { client, ai, teamChat: teamChatOf(settings), stop: signal, report };
+    const context = { client, ai, notices: new TeamChatNotices(teamChatOf(settings), signal, report), stop: signal, report };
     return async (event, keep) => {
       if (event.id === undefined) return;
       window ??= new OrderedWindow(AI_REPLIES_AT_ONCE, keep);

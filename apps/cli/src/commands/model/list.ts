@@ -1,7 +1,9 @@
 import { string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
-import { AI_PROVIDER_OPTIONS, modelsUnavailable, providerSettings } from '../../lib/ai-model';
+import { AI_PROVIDERS } from '@brandwire/ai';
+import { aiFailure, providerSettings } from '../../lib/ai-model';
 import { table } from '../../lib/output';
+import { shownControls } from '../../lib/terminal-text';
 
 interface ListedModel {
   id: string;
@@ -23,7 +25,7 @@ export default class ModelList extends BrandwireCommand {
     'Asks the provider stored in gateway.ai (`brandwire setup <key> --ai-provider … --ai-api-key …`) for its models. The selected model is the one the gateway and `knowledge search` use; change it with `brandwire model set <id>`.';
   static override examples = ['<%= config.bin %> model list', '<%= config.bin %> model list --provider ollama --url http://127.0.0.1:11434/v1 --json'];
   static override flags = {
-    provider: string({ description: 'ask this provider instead of the stored one', options: AI_PROVIDER_OPTIONS, helpValue: '<name>' }),
+    provider: string({ description: 'ask this provider instead of the stored one', options: [...AI_PROVIDERS], helpValue: '<name>' }),
     url: string({ description: "base URL of the provider's API (OpenAI's with /v1)", helpValue: '<url>' }),
   };
 
@@ -32,7 +34,7 @@ export default class ModelList extends BrandwireCommand {
     const ai = providerSettings(this.session().config.gateway?.ai, flags);
     const { listModels } = await import('@brandwire/ai');
     const models = await listModels(ai).catch((error: unknown) => {
-      throw modelsUnavailable(ai, error);
+      throw aiFailure(ai, 'listing the models', error, 'check gateway.ai in the config (provider, apiKey, url)');
     });
     const selected = ai.model || null;
     const result: ModelListResult = { ok: true, provider: ai.provider, selected, models: models.map((m) => ({ ...m, selected: m.id === selected })) };
@@ -40,7 +42,8 @@ export default class ModelList extends BrandwireCommand {
       if (models.length === 0) return `${ai.provider} offers no models to this key.`;
       // OpenAI and Ollama give no display names: no empty column for them
       const named = models.some((m) => m.name !== undefined);
-      const rows = result.models.map((m) => [m.selected ? '*' : '', m.id, ...(named ? [m.name ?? ''] : []), m.created?.slice(0, 10) ?? '']);
+      // ids and names are the provider's: shown, never obeyed
+      const rows = result.models.map((m) => [m.selected ? '*' : '', shownControls(m.id), ...(named ? [shownControls(m.name ?? '')] : []), m.created?.slice(0, 10) ?? '']);
       const missing = selected !== null && !result.models.some((m) => m.selected) ? `\nThe selected model ${selected} is not among them: choose one with \`brandwire model set <id>\`.` : '';
       return `${await table(['', 'MODEL', ...(named ? ['NAME'] : []), 'CREATED'], rows)}\n${models.length} models of ${ai.provider}${selected ? `; * selected` : '; none selected: `brandwire model set <id>`'}${missing}`;
     });
