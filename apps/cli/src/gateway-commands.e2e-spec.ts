@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_TOKENS } from '@brandwire/client/testing';
@@ -45,7 +45,8 @@ describe("brandwire gateway: the team chat's commands", () => {
 
     const slack = async (typed: string, options: { secret?: string; ageSeconds?: number } = {}): Promise<{ status: number; body: Record<string, unknown> }> => {
       const [command = '', ...words] = typed.split(' ');
-      const body = new URLSearchParams({ command, text: words.join(' '), user_name: 'jun', team_id: 'T1', channel_id: 'C1' }).toString();
+      // as Slack's, each request has a trigger_id of its own: two alike are a replay
+      const body = new URLSearchParams({ command, text: words.join(' '), user_name: 'jun', team_id: 'T1', channel_id: 'C1', trigger_id: randomUUID() }).toString();
       const timestamp = String(Math.floor(Date.now() / 1000) - (options.ageSeconds ?? 0));
       const signature = `v0=${createHmac('sha256', options.secret ?? SLACK_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
       const response = await fetch(gateway.url, {
@@ -76,22 +77,37 @@ describe("brandwire gateway: the team chat's commands", () => {
       expect((await s.service.customerChat('rita')).length).toBe(1);
     });
 
+    it('refuses a request sent again as it was (a replay)', async () => {
+      const body = new URLSearchParams({ command: '/cs-memo', text: 'acme-kakao:rita once', user_name: 'jun' }).toString();
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const headers = {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-slack-request-timestamp': timestamp,
+        'x-slack-signature': `v0=${createHmac('sha256', SLACK_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`,
+      };
+      expect((await fetch(gateway.url, { method: 'POST', headers, body })).status).toBe(200);
+      const again = await fetch(gateway.url, { method: 'POST', headers, body });
+      expect([again.status, await again.json()]).toEqual([401, { ok: false, code: 'UNAUTHORIZED', message: 'the request was sent before' }]);
+    });
+
     it('keeps memos (file 0600) and shows them with /cs-who', async () => {
       const memo = await slack('/cs-memo acme-kakao:rita VIP: prefers calls after 6 pm');
       expect(memo.body).toEqual({ response_type: 'in_channel', text: 'memo kept for rita (acme-kakao); /cs-who acme-kakao:rita shows the memos' });
       const who = await slack('/cs-who acme-kakao:rita');
-      expect(String(who.body['text'])).toMatch(/\nMemos:\n- \d{4}-\d\d-\d\d \d\d:\d\d UTC jun: VIP: prefers calls after 6 pm$/);
+      expect(String(who.body['text'])).toMatch(/\nMemos:\n- \d{4}-\d\d-\d\d \d\d:\d\d UTC jun: once\n- \d{4}-\d\d-\d\d \d\d:\d\d UTC jun: VIP: prefers calls after 6 pm$/);
       const file = join(gateway.config, 'gateway', 'memos.json');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(readFileSync(join(gateway.config, 'gateway', 'gateway.log'), 'utf8')).not.toContain('prefers calls');
-      expect(await slack('/cs-memo acme-kakao:rita')).toMatchObject({ body: { text: "usage: /cs-memo &lt;customer&gt; &lt;memo&gt; (in a customer's thread: /cs-memo &lt;memo&gt;)" } });
+      // a mistake is shown only to whoever typed it
+      expect(await slack('/cs-memo acme-kakao:rita')).toEqual({ status: 200, body: { response_type: 'ephemeral', text: "usage: /cs-memo &lt;customer&gt; &lt;memo&gt; (in a customer's thread: /cs-memo &lt;memo&gt;)" } });
     });
 
     it('finds a customer by name alone when one channel has them, and asks which when several do', async () => {
       expect(String((await slack('/cs-who rita')).body['text'])).toMatch(/^rita \(acme-kakao\): /);
       expect((await slack('/cs-who kim')).body['text']).toBe('kim is a customer of acme-kakao and acme-naver: say which, e.g. /cs-who acme-kakao:kim');
       expect(String((await slack('/cs-who acme-naver:kim')).body['text'])).toMatch(/^kim \(acme-naver\): consultation in progress.*"Hello from Naver"$/);
-      expect((await slack('/cs-who nobody')).body['text']).toBe("no customer nobody on the channels of the gateway's key (acme-kakao, acme-naver)");
+      expect((await slack('/cs-who nobody')).body).toEqual({ response_type: 'ephemeral', text: "no customer nobody on the channels of the gateway's key (acme-kakao, acme-naver)" });
+      expect((await slack('/cs-memo acme-naver:rita a memo for no one')).body).toEqual({ response_type: 'ephemeral', text: 'no customer rita on acme-naver' });
       expect(await slack('/cs-bogus rita')).toEqual({ status: 200, body: { response_type: 'ephemeral', text: 'unknown command "/cs-bogus": /cs-close, /cs-memo, /cs-who' } });
     });
 
@@ -123,6 +139,14 @@ describe("brandwire gateway: the team chat's commands", () => {
       expect(String(who.body['text'])).toMatch(/^kim \(acme-naver\): consultation in progress[\s\S]*\n- .* ana: asked twice about Naver Pay$/);
       expect((await post({ text: '/cs-who', thread: 'acme-naver:kim' }, 'wrong-token-000000000000')).status).toBe(401);
       expect(await post({ user: 'ana' })).toEqual({ status: 400, body: { ok: false, code: 'BAD_REQUEST', message: 'text (the command typed) is missing' } });
+      // a thread that names no customer of the key's channels is refused, never read as words of the command
+      expect(await post({ text: '/cs-memo call back tomorrow', thread: 'other-channel:kim' })).toEqual({
+        status: 400,
+        body: { ok: false, code: 'BAD_REQUEST', message: `the thread "other-channel:kim" names no customer of the channels of the gateway's key (acme-kakao, acme-naver)` },
+      });
+      // the scheme's name in any case
+      const lower = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `bearer ${WEBHOOK_SECRET}` }, body: JSON.stringify({ text: '/cs-who acme-kakao:kim' }) });
+      expect(lower.status).toBe(200);
       expect((await fetch(gateway.url)).status).toBe(405);
       const large = await fetch(gateway.url, { method: 'POST', headers: { authorization: `Bearer ${WEBHOOK_SECRET}` }, body: 'x'.repeat(70_000) });
       expect(large.status).toBe(413);

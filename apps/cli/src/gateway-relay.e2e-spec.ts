@@ -145,7 +145,6 @@ describe('brandwire gateway: relaying signals to a team chat and a CRM', () => {
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       text: 'Where is my parcel?',
       line: '[acme-kakao] rita: Where is my parcel?',
-      thread: 'acme-kakao:rita',
     });
     expect(events.map((e) => e['kind'])).toEqual(['message', 'agent', 'agent', 'personal_info']);
     expect(events[3]).toMatchObject({ userKey: 'rita', nickname: 'Rita', phoneNumber: '010-2222-3333' });

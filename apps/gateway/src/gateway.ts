@@ -47,13 +47,13 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
       service: GATEWAY_SERVICE,
       onError: (error, path) => log(`error: GET ${path} failed: ${messageOf(error)}`),
     });
-    log(`gateway started: pid ${process.pid}, query API and view on ${server.url}, ${describeGraph(options.graph, status)}`);
     const relays = relaySettings && relayCursors ? [...relaySettings.targets.map(relayName), ...(relaySettings.ai ? [aiReplyName(relaySettings.ai)] : [])] : [];
     if (relaySettings?.commands && memos) {
       const client = new BrandwireClient({ endpoint: relaySettings.endpoint, token: relaySettings.token, userAgent: 'brandwire-gateway' });
       commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(client, memos, log), log);
-      log(`team-chat commands (${relaySettings.commands.type}) on ${commandServer.url}`);
     }
+    log(`gateway started: pid ${process.pid}, query API and view on ${server.url}, ${describeGraph(options.graph, status)}`);
+    if (commandServer && relaySettings?.commands) log(`team-chat commands (${relaySettings.commands.type}) on ${commandServer.url}`);
     writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString(), relays, ...(commandServer && { commandsUrl: commandServer.url }) });
   } catch (error) {
     await commandServer?.close();

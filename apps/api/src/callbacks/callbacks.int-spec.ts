@@ -242,6 +242,17 @@ describe('messenger callbacks', () => {
     expect(after.body.messages).toEqual(before.body.messages);
   });
 
+  it("takes a partner's reference whatever keys it chose, constructor and __proto__ among them, and relays it as it came", async () => {
+    const before = receiver.received.length;
+    const rawBody = `{"sender_key":"${senderKeyOf('acme-kakao')}","user_key":"campaign","session_id":"9801","time":1700000000000,"app_user_id":null,"reference":{"constructor":"campaign-7","__proto__":{"polluted":1}},"last_reference":null}`;
+    const reply = await h.request('POST', '/upstream/reference', { token: null, headers: { 'x-partner-key': h.service.runtime.config.upstreamPartnerKey, 'content-type': 'application/json' }, rawBody });
+    expect([reply.status, reply.body]).toEqual([200, { ok: true, seq: expect.any(Number) }]);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    await receiver.waitFor(() => signalsOf('campaign').some((s) => s['kind'] === 'reference'));
+    const signal = receiver.received.slice(before).map((r) => r.json).find((j) => j['userKey'] === 'campaign' && j['kind'] === 'reference');
+    expect(JSON.stringify(signal?.['reference'])).toBe('{"constructor":"campaign-7","__proto__":{"polluted":1}}');
+  });
+
   it('journals a message and a new consultation once when the messenger repeats their callbacks, also at the same time', async () => {
     const reference = { user_key: 'repeated', session_id: '9901', time: 1_700_000_000_000, reference: {}, last_reference: null };
     const message = { user_key: 'repeated', session_id: '9901', time: 1_700_000_000_100, serial_number: 8_000_000_001, type: 'text', contents: ['only once please'] };

@@ -44,7 +44,7 @@ describe('POST /sandbox/clock when the sandbox cannot keep its clock file', () =
       {
         ok: false,
         code: 'UPSTREAM_UNAVAILABLE',
-        message: `the sandbox messenger could not write ${clockFile} (EISDIR: illegal operation on a directory, rename '${clockFile}.tmp' -> '${clockFile}'); the clock was not moved`,
+        message: `the sandbox messenger could not write clock.json (EISDIR); the clock was not moved`,
       },
     ]);
 

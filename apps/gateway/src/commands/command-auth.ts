@@ -24,8 +24,11 @@ export function isGenuine(settings: CommandSettings, headers: IncomingHttpHeader
       return sameText(header(headers, 'authorization'), expected);
     }
     case 'webhook':
-    case 'discord':
-      return sameText(header(headers, 'authorization'), `Bearer ${settings.secret}`);
+    case 'discord': {
+      // the scheme's name is case-insensitive (RFC 9110); the token is not
+      const given = /^bearer /i.exec(header(headers, 'authorization')) ? header(headers, 'authorization').slice(7) : '';
+      return sameText(given, settings.secret);
+    }
   }
 }
 

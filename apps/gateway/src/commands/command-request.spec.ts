@@ -42,6 +42,8 @@ describe("the team chat's command requests", () => {
 
     const webhook = { type: 'webhook' as const, port: 1, secret: 'bearer-secret-000001' };
     expect(isGenuine(webhook, { authorization: 'Bearer bearer-secret-000001' }, body)).toBe(true);
+    expect(isGenuine(webhook, { authorization: 'BEARER bearer-secret-000001' }, body)).toBe(true);
+    expect(isGenuine(webhook, { authorization: 'bearer-secret-000001' }, body)).toBe(false);
     expect(isGenuine(webhook, { authorization: 'Bearer bearer-secret-000002' }, body)).toBe(false);
     expect(isGenuine(webhook, {}, body)).toBe(false);
   });

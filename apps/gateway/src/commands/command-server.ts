@@ -2,12 +2,16 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { messageOf } from '../gateway-log';
 import { markdownEscaped, slackEscaped } from '../relay/relay-event';
-import { isGenuine } from './command-auth';
+import { SLACK_MAX_AGE_S, isGenuine } from './command-auth';
 import { commandOf } from './command-request';
 import { COMMANDS_PATH, type CommandSettings } from './command-settings';
-import type { TeamCommands } from './team-commands';
+import type { CommandOutcome, TeamCommands } from './team-commands';
 
 const LARGEST_BODY = 64 * 1024;
+/** How long each team chat waits for an answer (Slack 3 s, Teams 5 s), less the way back. */
+const ANSWER_WITHIN_MS: Readonly<Record<CommandSettings['type'], number>> = { slack: 2_500, teams: 4_500, webhook: 25_000, discord: 25_000 };
+/** At most one line per this long about refused requests, with their count: a flood does not fill the log. */
+const REFUSALS_LOGGED_EVERY_MS = 10_000;
 
 export interface CommandServer {
   url: string;
@@ -20,8 +24,9 @@ export interface CommandServer {
  * team chat's own format: Slack `{response_type, text}`, Teams `{type: "message", text}`, else `{ok, text}`.
  */
 export async function startCommandServer(settings: CommandSettings, commands: TeamCommands, report: (line: string) => void): Promise<CommandServer> {
+  const guard = new RequestGuard(settings, report);
   const server = createServer((req, res) => {
-    handle(settings, commands, req, res, report).catch((error: unknown) => {
+    handle(settings, commands, guard, req, res).catch((error: unknown) => {
       report(`error: a team-chat command failed: ${messageOf(error)}`);
       if (!res.headersSent) answer(res, 500, { ok: false, code: 'INTERNAL', message: 'the command failed; the gateway log says why' });
     });
@@ -43,30 +48,76 @@ export async function startCommandServer(settings: CommandSettings, commands: Te
   };
 }
 
-async function handle(settings: CommandSettings, commands: TeamCommands, req: IncomingMessage, res: ServerResponse, report: (line: string) => void): Promise<void> {
+async function handle(settings: CommandSettings, commands: TeamCommands, guard: RequestGuard, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.url?.split('?')[0] !== COMMANDS_PATH) return answer(res, 404, { ok: false, code: 'NO_ROUTE', message: `the team chat's commands go to POST ${COMMANDS_PATH}` });
   if (req.method !== 'POST') return answer(res, 405, { ok: false, code: 'METHOD_NOT_ALLOWED', message: `POST ${COMMANDS_PATH}` });
   const body = await readBody(req);
   if (body === undefined) return answer(res, 413, { ok: false, code: 'PAYLOAD_TOO_LARGE', message: `a command request is at most ${LARGEST_BODY / 1024} KB` });
-  if (!isGenuine(settings, req.headers, body)) {
-    report(`error: a team-chat command request was refused: its ${settings.type === 'slack' ? 'signature (or its time)' : settings.type === 'teams' ? 'HMAC' : 'token'} is wrong`);
-    return answer(res, 401, { ok: false, code: 'UNAUTHORIZED', message: 'the request is not signed by the team chat' });
-  }
+  const refusal = guard.refusal(req, body);
+  if (refusal !== undefined) return answer(res, 401, { ok: false, code: 'UNAUTHORIZED', message: refusal });
   const request = commandOf(settings.type, body, req.headers['content-type'] ?? '');
-  if (typeof request === 'string') return reply(settings, res, request, false);
-  reply(settings, res, await commands.run(request), true);
+  if (typeof request === 'string') return reply(settings, res, { outcome: 'mistake', text: request });
+  const running = commands.run(request);
+  // a team chat that waited too long shows an error of its own: it is told in time that the command goes on
+  const late: CommandOutcome = {
+    outcome: 'failed',
+    text: `${request.command} is taking longer than ${settings.type === 'slack' ? 'Slack' : settings.type === 'teams' ? 'Teams' : 'the team chat'} waits; it goes on, and /cs-who shows how it ended`,
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([running, new Promise<CommandOutcome>((resolve) => (timer = setTimeout(() => resolve(late), ANSWER_WITHIN_MS[settings.type])))]);
+  clearTimeout(timer);
+  reply(settings, res, outcome);
 }
 
-/** The answer in the team chat's format; a mistake in the command (`done` false) is shown only to whoever typed it in Slack. */
-function reply(settings: CommandSettings, res: ServerResponse, text: string, done: boolean): void {
+/** Checks each request's signature or token, refuses a Slack request seen before (a replay), and logs refusals sparingly. */
+class RequestGuard {
+  private readonly seen = new Map<string, number>();
+  private refused = 0;
+  private loggedAt = 0;
+
+  constructor(
+    private readonly settings: CommandSettings,
+    private readonly report: (line: string) => void,
+  ) {}
+
+  /** Why the request is refused; undefined when it comes from the team chat, once. */
+  refusal(req: IncomingMessage, body: Buffer): string | undefined {
+    const now = Date.now();
+    if (!isGenuine(this.settings, req.headers, body, now)) return this.refuse(now, `its ${this.settings.type === 'slack' ? 'signature (or its time)' : this.settings.type === 'teams' ? 'HMAC' : 'token'} is wrong`, 'the request is not signed by the team chat');
+    if (this.settings.type !== 'slack') return undefined;
+    for (const [signature, until] of this.seen) if (until < now) this.seen.delete(signature);
+    const signature = String(req.headers['x-slack-signature']);
+    if (this.seen.has(signature)) return this.refuse(now, 'it was sent before (a replay)', 'the request was sent before');
+    this.seen.set(signature, now + SLACK_MAX_AGE_S * 1000);
+    return undefined;
+  }
+
+  private refuse(now: number, why: string, message: string): string {
+    this.refused++;
+    if (now - this.loggedAt >= REFUSALS_LOGGED_EVERY_MS) {
+      this.report(`error: a team-chat command request was refused: ${why}${this.refused > 1 ? ` (${this.refused} refused since the last such line)` : ''}`);
+      this.loggedAt = now;
+      this.refused = 0;
+    }
+    return message;
+  }
+}
+
+/**
+ * The answer in the team chat's format: in Slack a mistake or a failure is shown only to whoever typed the
+ * command; a `webhook` team chat gets 400 for a mistake and 502 for a failure of the service.
+ */
+function reply(settings: CommandSettings, res: ServerResponse, { outcome, text }: CommandOutcome): void {
   switch (settings.type) {
     case 'slack':
-      return answer(res, 200, { response_type: done ? 'in_channel' : 'ephemeral', text: slackEscaped(text) });
+      return answer(res, 200, { response_type: outcome === 'done' ? 'in_channel' : 'ephemeral', text: slackEscaped(text) });
     case 'teams':
-      return answer(res, 200, { type: 'message', text: markdownEscaped(text) });
+      // Teams renders Markdown and some HTML: neither is taken from a customer's or an agent's words
+      return answer(res, 200, { type: 'message', text: markdownEscaped(slackEscaped(text)) });
     case 'webhook':
     case 'discord':
-      return answer(res, done ? 200 : 400, done ? { ok: true, text } : { ok: false, code: 'BAD_REQUEST', message: text });
+      if (outcome === 'done') return answer(res, 200, { ok: true, text });
+      return answer(res, outcome === 'mistake' ? 400 : 502, { ok: false, code: outcome === 'mistake' ? 'BAD_REQUEST' : 'COMMAND_FAILED', message: text });
   }
 }
 

@@ -19,6 +19,12 @@ export function commandSettingsOf(given: unknown, teamChat: TeamChatType | undef
   if (teamChat === undefined) throw new Error('team-chat commands need a team-chat sink (`brandwire setup <key> --sink-type … --sink-url …`)');
   if (teamChat === 'discord') throw new Error('team-chat commands are not available for Discord (its interactions need a signed application): use a `webhook` team chat');
   if (typeof secret !== 'string' || secret.length < 16) throw new Error('team-chat commands need a secret of at least 16 characters (`brandwire setup <key> --commands-secret …`)');
+  if (teamChat === 'teams' && !isTeamsToken(secret)) throw new Error("Teams' security token is the base64 text Teams showed when the outgoing webhook was made (16 bytes or more)");
   if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`the team-chat commands port must be from 1 to 65535, got ${JSON.stringify(port)}`);
   return { port, secret, type: teamChat };
+}
+
+/** Teams' outgoing-webhook security token: base64 of at least 16 bytes (a text that is not would sign with no key). */
+export function isTeamsToken(secret: string): boolean {
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(secret) && secret.length % 4 === 0 && Buffer.from(secret, 'base64').length >= 16;
 }

@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 
 export interface Memo {
   /** ISO 8601 */
@@ -30,7 +30,14 @@ export class Memos {
     const key = `${channel}:${customer}`;
     this.byCustomer[key] = [...(this.byCustomer[key] ?? []), memo].slice(-MEMOS_KEPT);
     const temporary = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(this.byCustomer, null, 1)}\n`, { mode: 0o600 });
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeSync(fd, `${JSON.stringify(this.byCustomer, null, 1)}\n`);
+      // on disk before it replaces the file: a power cut leaves the old memos or the new, never an empty file
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     chmodSync(temporary, 0o600);
     renameSync(temporary, this.path);
   }

@@ -1,7 +1,8 @@
 import { type BrandwireClient, type MessageItem, isApiError } from '@brandwire/client';
+import { withoutControlCharacters } from '@brandwire/domain';
 import { messageOf } from '../gateway-log';
 import type { CommandRequest } from './command-request';
-import { MEMO_LONGEST, type Memos } from './memos';
+import { MEMOS_KEPT, MEMO_LONGEST, type Memos } from './memos';
 
 /** How long the key's channel list is used before it is asked for again. */
 const CHANNELS_FOR_MS = 60_000;
@@ -13,6 +14,15 @@ interface Customer {
   rest: string;
 }
 
+/** What a command came to: done, a mistake of whoever typed it, or a failure of the service. */
+export interface CommandOutcome {
+  outcome: 'done' | 'mistake' | 'failed';
+  text: string;
+}
+
+const done = (text: string): CommandOutcome => ({ outcome: 'done', text });
+const mistake = (text: string): CommandOutcome => ({ outcome: 'mistake', text });
+
 /** Runs `/cs-who`, `/cs-close` and `/cs-memo` with the gateway's key; the answer is a line for the team chat. */
 export class TeamCommands {
   private channels: { keys: string[]; until: number } | undefined;
@@ -23,16 +33,18 @@ export class TeamCommands {
     private readonly report: (line: string) => void,
   ) {}
 
-  async run(request: CommandRequest): Promise<string> {
-    let target: Customer | string;
+  async run(request: CommandRequest): Promise<CommandOutcome> {
+    // a name on one line, as the log and the memos show it
+    const user = withoutControlCharacters(request.user).replace(/\s+/g, ' ').trim() || 'someone';
+    let target: Customer | CommandOutcome;
     try {
       target = await this.customerOf(request);
     } catch (error) {
-      return `${request.command} failed: ${describe(error)}`;
+      return { outcome: 'failed', text: `${request.command} failed: ${describe(error)}` };
     }
-    if (typeof target === 'string') return target;
+    if ('outcome' in target) return target;
     // who asked what, for whom; never a memo's text or a greeting
-    this.report(`team-chat command ${request.command} by ${request.user} for ${target.channel}:${target.customer}`);
+    this.report(`team-chat command ${request.command} by ${JSON.stringify(user)} for ${target.channel}:${target.customer}`);
     try {
       switch (request.command) {
         case '/cs-who':
@@ -40,60 +52,65 @@ export class TeamCommands {
         case '/cs-close':
           return await this.close(target);
         case '/cs-memo':
-          return this.memo(target, request.user);
+          return this.memo(target, user);
       }
     } catch (error) {
-      return `${request.command} for ${target.customer} (${target.channel}) failed: ${describe(error)}`;
+      return { outcome: 'failed', text: `${request.command} for ${target.customer} (${target.channel}) failed: ${describe(error)}` };
     }
   }
 
-  private async who({ channel, customer }: Customer): Promise<string> {
+  private async who({ channel, customer }: Customer): Promise<CommandOutcome> {
     const room = (await this.client.messages({ brand: channel, userKey: customer, max: 30 })).messages;
-    const state = stateOf(room);
     const lastMessage = room.find((item) => item.kind === 'message');
     const lines = [
-      `${customer} (${channel}): ${state}${lastMessage ? `; last wrote ${when(lastMessage.timestampUnixMs)}: ${JSON.stringify(lastMessage.text.slice(0, 200))}` : ''}`,
+      `${customer} (${channel}): ${stateOf(room)}${lastMessage ? `; last wrote ${when(lastMessage.timestampUnixMs)}: ${JSON.stringify(lastMessage.text.slice(0, 200))}` : ''}`,
     ];
     const memos = this.memos.of(channel, customer);
     if (memos.length > 0) lines.push('Memos:', ...memos.map((memo) => `- ${when(Date.parse(memo.at))} ${memo.by}: ${memo.text}`));
-    return lines.join('\n');
+    return done(lines.join('\n'));
   }
 
-  private async close({ channel, customer, rest }: Customer): Promise<string> {
+  private async close({ channel, customer, rest }: Customer): Promise<CommandOutcome> {
     const ended = await this.client.end({ brandKey: channel, userKey: customer, ...(rest !== '' && { greeting: rest }) });
-    if (!ended.ok) return `the consultation with ${customer} (${channel}) was not ended: the messenger answered ${ended.code}${ended.message ? ` (${ended.message})` : ''}`;
-    if (!ended.sessionId) return `no consultation was in progress with ${customer} (${channel})`;
-    return `ended the consultation with ${customer} (${channel})${rest !== '' ? ', after the greeting' : ''}`;
+    if (!ended.ok) return { outcome: 'failed', text: `the consultation with ${customer} (${channel}) was not ended: the messenger answered ${ended.code}${ended.message ? ` (${ended.message})` : ''}` };
+    if (!ended.sessionId) return done(`no consultation was in progress with ${customer} (${channel})`);
+    return done(`ended the consultation with ${customer} (${channel})${rest !== '' ? ', after the greeting' : ''}`);
   }
 
-  private memo({ channel, customer, rest }: Customer, user: string): string {
-    if (rest === '') return 'usage: /cs-memo <customer> <memo> (in a customer\'s thread: /cs-memo <memo>)';
-    if ([...rest].length > MEMO_LONGEST) return `a memo is at most ${MEMO_LONGEST} characters`;
-    this.memos.add(channel, customer, { at: new Date().toISOString(), by: user, text: rest });
-    return `memo kept for ${customer} (${channel}); /cs-who ${channel}:${customer} shows the memos`;
+  private memo({ channel, customer, rest }: Customer, user: string): CommandOutcome {
+    const text = withoutControlCharacters(rest).trim();
+    if (text === '') return mistake("usage: /cs-memo <customer> <memo> (in a customer's thread: /cs-memo <memo>)");
+    if ([...text].length > MEMO_LONGEST) return mistake(`a memo is at most ${MEMO_LONGEST} characters`);
+    const full = this.memos.of(channel, customer).length >= MEMOS_KEPT;
+    this.memos.add(channel, customer, { at: new Date().toISOString(), by: user, text });
+    return done(`memo kept for ${customer} (${channel})${full ? `; the oldest was dropped (the latest ${MEMOS_KEPT} are kept)` : ''}; /cs-who ${channel}:${customer} shows the memos`);
   }
 
-  /** The customer: the thread's, else the first word (`<channel>:<customer>`, or a customer of one channel of the key). */
-  private async customerOf(request: CommandRequest): Promise<Customer | string> {
+  /**
+   * The customer: the thread's (which must name a channel of the key), else the first word (`<channel>:<customer>`,
+   * or a customer of one channel of the key); a customer with no messages is none.
+   */
+  private async customerOf(request: CommandRequest): Promise<Customer | CommandOutcome> {
     const channels = await this.channelKeys();
     if (request.thread !== undefined) {
       const split = splitCustomer(request.thread, channels);
-      if (split.channel !== undefined) return { channel: split.channel, customer: split.customer, rest: request.args };
+      if (split.channel === undefined) return mistake(`the thread ${JSON.stringify(request.thread)} names no customer of the channels of the gateway's key (${channels.join(', ')})`);
+      return (await this.exists(split.channel, split.customer)) ? { channel: split.channel, customer: split.customer, rest: request.args } : noCustomer(split.customer, [split.channel]);
     }
-    const [word = ''] = request.args.split(/\s+/);
+    const [word = ''] = request.args.split(/\s+/, 1);
     const rest = request.args.slice(word.length).trim();
-    if (word === '') return `usage: ${request.command} <customer>${request.command === '/cs-who' ? '' : request.command === '/cs-close' ? ' [greeting]' : ' <memo>'} (the customer as <channel>:<customer> when several channels have one of that name)`;
+    if (word === '') return mistake(`usage: ${request.command} <customer>${USAGE_TAIL[request.command]} (the customer as <channel>:<customer> when several channels have one of that name)`);
     const split = splitCustomer(word, channels);
-    if (split.channel !== undefined) return { channel: split.channel, customer: split.customer, rest };
-    if (channels.length === 1) return { channel: channels[0] as string, customer: word, rest };
+    const candidates = split.channel !== undefined ? [split.channel] : channels;
     const having: string[] = [];
-    for (const channel of channels) {
-      const page = await this.client.messages({ brand: channel, userKey: word, max: 1 });
-      if (page.messages.length > 0) having.push(channel);
-    }
-    if (having.length === 1) return { channel: having[0] as string, customer: word, rest };
-    if (having.length === 0) return `no customer ${word} on the channels of the gateway's key (${channels.join(', ')})`;
-    return `${word} is a customer of ${having.join(' and ')}: say which, e.g. ${request.command} ${having[0] ?? ''}:${word}`;
+    for (const channel of candidates) if (await this.exists(channel, split.customer)) having.push(channel);
+    if (having.length === 1) return { channel: having[0] as string, customer: split.customer, rest };
+    if (having.length === 0) return noCustomer(split.customer, candidates);
+    return mistake(`${split.customer} is a customer of ${having.join(' and ')}: say which, e.g. ${request.command} ${having[0] ?? ''}:${split.customer}`);
+  }
+
+  private async exists(channel: string, customer: string): Promise<boolean> {
+    return (await this.client.messages({ brand: channel, userKey: customer, max: 1 })).messages.length > 0;
   }
 
   private async channelKeys(): Promise<string[]> {
@@ -104,6 +121,12 @@ export class TeamCommands {
   }
 }
 
+const USAGE_TAIL: Record<CommandRequest['command'], string> = { '/cs-who': '', '/cs-close': ' [greeting]', '/cs-memo': ' <memo>' };
+
+function noCustomer(customer: string, channels: readonly string[]): CommandOutcome {
+  return mistake(`no customer ${customer} on ${channels.length === 1 ? channels[0] : `the channels of the gateway's key (${channels.join(', ')})`}`);
+}
+
 /** `<channel>:<customer>` when the part before the first colon is a channel of the key; the whole is a customer otherwise. */
 function splitCustomer(text: string, channels: readonly string[]): { channel?: string; customer: string } {
   const colon = text.indexOf(':');
@@ -112,7 +135,6 @@ function splitCustomer(text: string, channels: readonly string[]): { channel?: s
 }
 
 function stateOf(newestFirst: readonly MessageItem[]): string {
-  if (newestFirst.length === 0) return 'no messages';
   const last = newestFirst.find((item) => item.kind === 'ended' || item.kind === 'expired' || item.kind === 'reference' || item.kind === 'message');
   if (last?.kind === 'ended' || last?.kind === 'expired') return `no consultation in progress (it ${last.kind} ${when(last.timestampUnixMs)})`;
   const count = newestFirst.findIndex((item) => item.kind === 'reference');

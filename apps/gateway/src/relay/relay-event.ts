@@ -102,8 +102,8 @@ export function bodyFor(type: TeamChatType, e: RelayEvent, withPersonalInfo: boo
     case 'webhook': {
       const { nickname, phoneNumber, ...event } = e;
       const personal = withPersonalInfo ? { ...(nickname !== undefined && { nickname }), ...(phoneNumber !== undefined && { phoneNumber }) } : {};
-      // `thread` names the customer: a team chat that threads by it can send it back with a command typed there
-      return { ...event, ...personal, line: teamChatLine(e), thread: `${e.brandKey}:${e.userKey}` };
+      // to a team chat, `thread` names the customer: one that threads by it sends it back with a command typed there
+      return { ...event, ...personal, line: teamChatLine(e), ...(!withPersonalInfo && { thread: `${e.brandKey}:${e.userKey}` }) };
     }
   }
 }

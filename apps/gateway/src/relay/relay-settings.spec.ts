@@ -31,6 +31,11 @@ describe('relaySettingsFrom', () => {
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, commands: { secret: 'a-signing-secret-01' } }))).toThrow('team-chat commands need a team-chat sink');
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink: { ...sink, type: 'discord' }, commands: { secret: 'a-signing-secret-01' } }))).toThrow('not available for Discord');
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink, commands: { secret: 'short' } }))).toThrow('a secret of at least 16 characters');
+    // a Teams token that is not base64 would sign with an empty key
+    const teams = { type: 'teams', url: 'https://chat.example.com/hook' };
+    expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink: teams, commands: { secret: '!!!!!!!!!!!!!!!!!!!!' } }))).toThrow("Teams' security token is the base64 text");
+    const token = Buffer.from('sixteen-byte-key!').toString('base64');
+    expect(relaySettingsFrom(JSON.stringify({ ...base, sink: teams, commands: { secret: token } }))?.commands).toMatchObject({ type: 'teams' });
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink, commands: { secret: 'a-signing-secret-01', port: 70000 } }))).toThrow('port must be from 1 to 65535, got 70000');
   });
 

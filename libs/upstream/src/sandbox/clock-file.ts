@@ -1,5 +1,5 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { ShiftableClock } from '../clock';
 import { messageOf } from './error-message';
 import { Fields } from './snapshot-fields';
@@ -24,7 +24,8 @@ export class ClockNotKeptError extends Error {
     readonly file: string,
     detail: string,
   ) {
-    super(`could not write ${file} (${detail}); the clock was not moved`);
+    // the file's name and the error's code only: the message reaches the keys of any brand, the data folder is the operator's
+    super(`could not write ${basename(file)} (${detail}); the clock was not moved`);
   }
 }
 
@@ -57,7 +58,7 @@ export class ClockKeeper {
       try {
         await this.write(offsetMs);
       } catch (err) {
-        throw new ClockNotKeptError(join(this.dir, CLOCK_FILE), messageOf(err));
+        throw new ClockNotKeptError(join(this.dir, CLOCK_FILE), (err as NodeJS.ErrnoException).code ?? messageOf(err));
       }
       this.clock.advance(ms);
     });

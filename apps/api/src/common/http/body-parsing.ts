@@ -17,9 +17,16 @@ function carriesBody(req: Request): boolean {
 /** The OAuth 2.0 device flow's endpoints, which RFC 8628 has clients call with form-encoded bodies (JSON is taken too). */
 const FORM_ROUTES = new Set(['/api/auth/device/code', '/api/auth/device/token']);
 
-/** A `__proto__`, `constructor` or `prototype` key, anywhere: refused as the validation refuses an unknown field. */
-function forbiddenKeyReply(body: unknown): ErrorReply | undefined {
-  const path = forbiddenKeyPath(body);
+/** The messenger's callbacks: they read the fields they know and pass its free-form `reference` on as it came. */
+const CALLBACK_PATHS = /^\/upstream\//;
+
+/**
+ * A `__proto__`, `constructor` or `prototype` key, anywhere: refused as the validation refuses an unknown field.
+ * Not in the messenger's callbacks, where refusing would lose a customer's message for a key a partner chose.
+ */
+function forbiddenKeyReply(req: Request): ErrorReply | undefined {
+  if (CALLBACK_PATHS.test(req.path)) return undefined;
+  const path = forbiddenKeyPath(req.body);
   return path === undefined ? undefined : errorReply('BAD_REQUEST', `property ${path} should not exist`);
 }
 
@@ -45,7 +52,7 @@ export function jsonBodyParser(limit: string): RequestHandler {
             ? errorReply('BAD_REQUEST', 'the request body must be a JSON object')
             : nestsDeeperThan(req.body, MAX_JSON_DEPTH)
               ? errorReply('BAD_REQUEST', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`)
-              : forbiddenKeyReply(req.body);
+              : forbiddenKeyReply(req);
       if (!reply) return next();
       res.status(reply.status).json(reply.body);
     });

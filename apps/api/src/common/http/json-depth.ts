@@ -3,12 +3,16 @@ export const MAX_JSON_DEPTH = 64;
 
 /** Whether a parsed JSON value nests objects or arrays deeper than `max`; walks without recursion. */
 export function nestsDeeperThan(value: unknown, max: number): boolean {
-  const pending: Array<[unknown, number]> = [[value, 1]];
+  const pending: Array<[object, number]> = typeof value === 'object' && value !== null ? [[value, 1]] : [];
   while (pending.length > 0) {
-    const [next, depth] = pending.pop() as [unknown, number];
-    if (typeof next !== 'object' || next === null) continue;
+    const [next, depth] = pending.pop() as [object, number];
     if (depth > max) return true;
-    for (const child of Object.values(next)) if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+    // an index loop: Object.values would copy a large array of numbers first
+    const children: readonly unknown[] = Array.isArray(next) ? next : Object.values(next);
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
+      if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+    }
   }
   return false;
 }
