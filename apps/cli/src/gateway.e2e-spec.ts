@@ -171,6 +171,20 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect(existsSync(statePath)).toBe(false);
   });
 
+  it('finds a running gateway whose state file is damaged by its command line, and stops it', async () => {
+    const start = await cli(['gateway', 'start', '--json']);
+    const { pid } = start.json<{ pid: number }>();
+    writeFileSync(statePath, '{"pid": 12');
+    const status = await cli(['gateway', 'status', '--json']);
+    expect(status.json()).toMatchObject({ ok: true, running: true, pid, port, answers: true });
+    const again = await cli(['gateway', 'start', '--json']);
+    expect(again.json()).toMatchObject({ ok: true, started: false, pid });
+    const stop = await cli(['gateway', 'stop', '--json']);
+    expect(stop.json()).toEqual({ ok: true, stopped: true, pid, killed: false, statePath });
+    expect(isAlive(pid)).toBe(false);
+    expect(existsSync(statePath)).toBe(false);
+  });
+
   it('kills a gateway that ignores SIGTERM once --timeout has passed', async () => {
     // stands in for a hung gateway: the same --state argument on its command line, deaf to SIGTERM
     const hung = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000); process.stdout.write('ready')", '--', '--state', statePath], { stdio: ['ignore', 'pipe', 'ignore'] });

@@ -4,7 +4,7 @@ import { CliError } from './cli-error';
 import type { Session, StoredConfig } from './config-store';
 import { gatewayStatePath, knowledgeGraphPath } from './data-dir';
 import { EXIT } from './exit-codes';
-import { gatewayLogPath, logSize, logTail, portTaken, runsGateway, spawnDetached, terminate, waitUntil } from './gateway-process';
+import { gatewayByCommandLine, gatewayLogPath, logSize, logTail, portTaken, runsGateway, spawnDetached, terminate, waitUntil } from './gateway-process';
 import { type GatewayState, readGatewayState, removeGatewayState } from './gateway-state';
 import { relayEnvironment } from './gateway-relay-env';
 import { queryPortOf } from './knowledge-settings';
@@ -26,12 +26,15 @@ export function gatewayPaths(): GatewayPaths {
   return { statePath, logPath: gatewayLogPath(statePath), graphPath: resolve(knowledgeGraphPath()) };
 }
 
-/** The gateway's state when its process is running; a state file left by a gateway that is gone is removed. */
+/**
+ * The gateway's state when its process is running; a state file left by a gateway that is gone is removed. When
+ * the file is damaged or gone, the running gateway is found by its command line (its relays then unknown).
+ */
 export function runningGateway(paths: GatewayPaths = gatewayPaths()): GatewayState | undefined {
   const state = readGatewayState(paths.statePath);
   if (state && runsGateway(state.pid, paths.statePath)) return state;
   if (state) removeGatewayState(paths.statePath);
-  return undefined;
+  return gatewayByCommandLine(paths.statePath);
 }
 
 /** `relays`: what the running gateway relays signals to, as it says in its state file. */
@@ -87,8 +90,9 @@ export async function stopGateway(graceSeconds = DEFAULT_STOP_GRACE_SECONDS): Pr
   const running = runningGateway(paths);
   if (!running) return { ok: true, stopped: false, pid: null, killed: false, statePath: paths.statePath };
   const how = await terminate(running.pid, graceSeconds * 1000);
-  // a gateway that was killed could not remove its state file
-  if (readGatewayState(paths.statePath)?.pid === running.pid) removeGatewayState(paths.statePath);
+  // a gateway that was killed could not remove its state file, nor one that found it damaged
+  const onFile = readGatewayState(paths.statePath);
+  if (onFile === undefined || onFile.pid === running.pid) removeGatewayState(paths.statePath);
   return { ok: true, stopped: true, pid: running.pid, killed: how === 'killed', statePath: paths.statePath };
 }
 

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isAlive } from './gateway-state';
+import { type GatewayState, isAlive } from './gateway-state';
 
 /** The gateway daemon's entry, in the installed @brandwire/gateway package. */
 export function gatewayMainPath(): string {
@@ -30,6 +30,33 @@ export function runsGateway(pid: number, statePath: string): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * The gateway of this state file found by its command line (Linux), for when the file itself is damaged or gone:
+ * its pid, and its port and graph from its arguments; undefined when none runs, or where /proc is not.
+ */
+export function gatewayByCommandLine(statePath: string): GatewayState | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const name of entries) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    const value = (flag: string): string | undefined => args[args.indexOf(flag) + 1];
+    if (!args.some((arg, i) => arg === '--state' && args[i + 1] === statePath)) continue;
+    const port = Number(value('--port'));
+    if (!Number.isInteger(port)) continue;
+    return { pid: Number(name), port, graph: value('--graph') ?? '', startedAt: statSync(`/proc/${name}`).ctime.toISOString() };
+  }
+  return undefined;
 }
 
 export interface SpawnedDaemon {
