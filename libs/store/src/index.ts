@@ -5,7 +5,7 @@ export { DatabaseUnreachableError, SQLITE_FILE_NAME, isDatabaseUnreachable, type
 export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryRepo, NewApiKey } from './directory-repo';
 export type { BillingRepo, Reservation, ServedConsultation } from './billing-repo';
 export type { ConsentRequestsRepo, ConsultationRef } from './consent-requests-repo';
-export type { BubbleRecord, ConversationRecord, JournalItem, JournalRepo, NewBubble, NewJournalItem, RoomChangeListener, RoomRecord, RoomState } from './journal-repo';
+export type { BubbleRecord, ConversationRecord, JournalItem, JournalRepo, NewBubble, NewJournalItem, RecentMatch, RoomChangeListener, RoomRecord, RoomState } from './journal-repo';
 export type { IdempotencyClaim, IdempotencyRepo } from './idempotency-repo';
 export type { UploadKind, UploadRecord, UploadsRepo } from './uploads-repo';
 export { newWebhookSecret, type ChannelSettings, type SettingsRepo } from './settings-repo';

@@ -156,20 +156,26 @@ export class JournalRepo {
    * latest `window` items: how a repeated callback finds what its first delivery became. Reads four columns of
    * at most `window` rows, in the database.
    */
-  async findRecent(channelKey: string, userKey: string, item: { kind: JournalKind; sessionId: string; meta?: Record<string, unknown> }, window: number): Promise<number | undefined> {
-    const latest = this.db
-      .selectFrom('journal')
-      .select(['seq', 'kind', 'session_id', 'meta'])
-      .where('channel_key', '=', channelKey)
-      .where('user_key', '=', userKey)
-      .orderBy('seq', 'desc')
-      .limit(window)
-      .as('latest');
-    let query = this.db.selectFrom(latest).select('seq').where('kind', '=', item.kind).where('session_id', '=', item.sessionId);
-    // meta is stored as JSON.stringify wrote it (journal-transaction.ts)
-    if (item.meta !== undefined) query = query.where('meta', '=', JSON.stringify(item.meta));
-    const row = await query.orderBy('seq', 'desc').limit(1).executeTakeFirst();
-    return row === undefined ? undefined : Number(row.seq);
+  async findRecent(channelKey: string, userKey: string, item: RecentMatch, window: number): Promise<number | undefined> {
+    return recentSeq(this.db, channelKey, userKey, item, window);
+  }
+
+  /**
+   * Journals `item` unless one like it (`match`) is among the customer's latest `window` items: a callback the
+   * messenger repeats, also to another instance at the same moment, is journaled once. The check and the write
+   * are one transaction holding the channel's seq row, as every write of the channel does (FOR UPDATE on
+   * PostgreSQL; SQLite writes one transaction at a time). `earlierSeq` is the one found.
+   */
+  async appendUnlessRecent(channelKey: string, item: NewJournalItem, match: RecentMatch, window: number): Promise<{ item?: JournalItem; earlierSeq?: number }> {
+    return this.changingRooms(channelKey, [item], this.tx.run(async (trx) => {
+      let lock = trx.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey);
+      if (this.dialect === 'postgres') lock = lock.forUpdate();
+      await lock.executeTakeFirst();
+      const earlierSeq = await recentSeq(trx, channelKey, item.userKey, match, window);
+      if (earlierSeq !== undefined) return { earlierSeq };
+      const [stored] = await appendInTransaction(trx, channelKey, [item]);
+      return { item: stored };
+    }));
   }
 
   async findBySerial(channelKey: string, serial: string): Promise<JournalItem | undefined> {
@@ -292,4 +298,21 @@ export class JournalRepo {
     const row = await this.db.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey).executeTakeFirst();
     return row ? Number(row.last_seq) : 0;
   }
+}
+
+/** Which earlier item a repeated callback would have left: its kind and session, and its meta when given. */
+export interface RecentMatch {
+  kind: JournalKind;
+  sessionId: string;
+  meta?: Record<string, unknown>;
+}
+
+/** The seq of the newest item like `match` among the customer's latest `window` items. */
+async function recentSeq(db: Kysely<Database>, channelKey: string, userKey: string, match: RecentMatch, window: number): Promise<number | undefined> {
+  const latest = db.selectFrom('journal').select(['seq', 'kind', 'session_id', 'meta']).where('channel_key', '=', channelKey).where('user_key', '=', userKey).orderBy('seq', 'desc').limit(window).as('latest');
+  let query = db.selectFrom(latest).select('seq').where('kind', '=', match.kind).where('session_id', '=', match.sessionId);
+  // meta is stored as JSON.stringify wrote it (journal-transaction.ts)
+  if (match.meta !== undefined) query = query.where('meta', '=', JSON.stringify(match.meta));
+  const row = await query.orderBy('seq', 'desc').limit(1).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.seq);
 }

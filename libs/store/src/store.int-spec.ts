@@ -382,4 +382,28 @@ describe('Store on PostgreSQL with several instances', () => {
       await fresh.drop();
     }
   });
+
+  it('journals a callback repeated to every instance at the same moment once, each answering its seq', async () => {
+    const fresh = await testDatabase('postgres');
+    try {
+      const stores = await Promise.all([1, 2, 3].map(() => Store.open({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl })));
+      const [first] = stores;
+      if (!first) throw new Error('no store');
+      await first.directory.upsertBrand({ id: 'acme', name: 'Acme' });
+      await first.directory.upsertChannel({ key: 'acme-kakao', brandId: 'acme', name: 'Acme Kakao', type: 'kakao', senderKey: 'sk-1', chatbotBuilder: false, planConsultations: 10 });
+      await first.journal.append('acme-kakao', [{ userKey: 'u1', sessionId: '7', kind: 'reference', text: 'Consultation started', timestampUnixMs: 1 }]);
+      const meta = { messengerSerial: '900001' };
+      const item = { userKey: 'u1', sessionId: '7', kind: 'message' as const, text: 'once', timestampUnixMs: 2, meta };
+      for (let round = 0; round < 5; round++) {
+        const results = await Promise.all(stores.map((s) => s.journal.appendUnlessRecent('acme-kakao', { ...item, meta: { messengerSerial: `9000${round}` } }, { kind: 'message', sessionId: '7', meta: { messengerSerial: `9000${round}` } }, 100)));
+        expect(results.filter((r) => r.item !== undefined)).toHaveLength(1);
+        const seqs = results.map((r) => r.item?.seq ?? r.earlierSeq);
+        expect(new Set(seqs).size).toBe(1);
+      }
+      expect((await first.journal.listMessages('acme-kakao', 'u1', 100)).filter((i) => i.kind === 'message')).toHaveLength(5);
+      await Promise.all(stores.map((s) => s.close()));
+    } finally {
+      await fresh.drop();
+    }
+  });
 });

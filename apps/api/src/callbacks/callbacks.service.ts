@@ -1,5 +1,5 @@
 import { CONSENT_VALIDITY_MS, type JournalKind, sessionExpiresAt } from '@brandwire/domain';
-import type { ChannelRecord, Store } from '@brandwire/store';
+import type { ChannelRecord, NewJournalItem, Store } from '@brandwire/store';
 import { type MessengerPort, type ShiftableClock, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, MESSENGER, STORE } from '../app/tokens';
@@ -49,7 +49,10 @@ export class CallbacksService {
     return this.turns.run(`${channel.key}\u0000${userKey}`, async () => {
       const earlier = meta === undefined ? undefined : await this.store.journal.findRecent(channel.key, userKey, { kind: 'message', sessionId, meta }, REPEAT_WINDOW_ITEMS);
       if (earlier !== undefined) return { ok: true, seq: earlier };
-      return this.record(channel, body, 'message', await this.wholeText(body), meta ?? null);
+      // looked for again in the write's transaction: another instance may have taken the same repeat meanwhile
+      const item = this.itemOf(body, 'message', await this.wholeText(body), meta ?? null);
+      if (meta === undefined) return this.record(item, channel.key);
+      return { ok: true, seq: await this.journal.appendUnlessRecent(channel.key, item, { kind: 'message', sessionId, meta }, REPEAT_WINDOW_ITEMS) };
     });
   }
 
@@ -79,11 +82,10 @@ export class CallbacksService {
     const userKey = userKeyOf(body);
     const sessionId = requiredString(body, 'session_id');
     const meta = { reference: objectOrNull(body, 'reference') ?? {}, lastReference: objectOrNull(body, 'last_reference'), appUserId: optionalString(body, 'app_user_id') ?? null };
-    return this.turns.run(`${channel.key}\u0000${userKey}`, async () => {
-      const earlier = await this.store.journal.findRecent(channel.key, userKey, { kind: 'reference', sessionId }, REPEAT_WINDOW_ITEMS);
-      if (earlier !== undefined) return { ok: true, seq: earlier };
-      return this.record(channel, body, 'reference', 'Consultation started', meta);
-    });
+    return this.turns.run(`${channel.key}\u0000${userKey}`, async () => ({
+      ok: true,
+      seq: await this.journal.appendUnlessRecent(channel.key, this.itemOf(body, 'reference', 'Consultation started', meta), { kind: 'reference', sessionId }, REPEAT_WINDOW_ITEMS),
+    }));
   }
 
   /**
@@ -189,19 +191,14 @@ export class CallbacksService {
     return { ok: true, seq: item?.seq ?? 0 };
   }
 
-  private async record(channel: ChannelRecord, body: CallbackBody, kind: JournalKind, text: string, meta: Record<string, unknown> | null = null): Promise<CallbackAck> {
-    const [item] = await this.journal.append(channel.key, [
-      {
-        userKey: userKeyOf(body),
-        sessionId: requiredString(body, 'session_id'),
-        kind,
-        text,
-        timestampUnixMs: timeOf(body, this.clock.now()),
-        meta,
-      },
-    ]);
-    if (!item) throw new Error('journal append returned no item');
-    return { ok: true, seq: item.seq };
+  private itemOf(body: CallbackBody, kind: JournalKind, text: string, meta: Record<string, unknown> | null): NewJournalItem {
+    return { userKey: userKeyOf(body), sessionId: requiredString(body, 'session_id'), kind, text, timestampUnixMs: timeOf(body, this.clock.now()), meta };
+  }
+
+  private async record(item: NewJournalItem, channelKey: string): Promise<CallbackAck> {
+    const [stored] = await this.journal.append(channelKey, [item]);
+    if (!stored) throw new Error('journal append returned no item');
+    return { ok: true, seq: stored.seq };
   }
 
   private async channelOf(body: CallbackBody): Promise<ChannelRecord> {

@@ -1,4 +1,4 @@
-import type { JournalItem, NewBubble, NewJournalItem, Store } from '@brandwire/store';
+import type { JournalItem, NewBubble, NewJournalItem, RecentMatch, Store } from '@brandwire/store';
 import { Inject, Injectable } from '@nestjs/common';
 import { STORE } from '../app/tokens';
 import { SignalBus } from '../signals/signal-bus';
@@ -40,6 +40,15 @@ export class JournalWriter {
   /** Journals an `ended` or `expired` item unless that consultation's end is journaled already. */
   async appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
     return this.told(channelKey, await this.store.journal.appendSessionEnd(channelKey, item));
+  }
+
+  /** Journals a callback's item unless the messenger repeated it (one like it among the customer's latest `window`): its seq either way. */
+  async appendUnlessRecent(channelKey: string, item: NewJournalItem, match: RecentMatch, window: number): Promise<number> {
+    const { item: stored, earlierSeq } = await this.store.journal.appendUnlessRecent(channelKey, item, match, window);
+    this.told(channelKey, stored);
+    const seq = stored?.seq ?? earlierSeq;
+    if (seq === undefined) throw new Error('journal append returned no item');
+    return seq;
   }
 
   private told<T>(channelKey: string, written: T): T {
