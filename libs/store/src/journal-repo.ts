@@ -152,15 +152,6 @@ export class JournalRepo {
   }
 
   /**
-   * The seq of the newest item of this kind and session (and exactly this meta, when given) among the customer's
-   * latest `window` items: how a repeated callback finds what its first delivery became. Reads four columns of
-   * at most `window` rows, in the database.
-   */
-  async findRecent(channelKey: string, userKey: string, item: RecentMatch, window: number): Promise<number | undefined> {
-    return recentSeq(this.db, channelKey, userKey, item, window);
-  }
-
-  /**
    * Journals `item` unless one like it (`match`) is among the customer's latest `window` items: a callback the
    * messenger repeats, also to another instance at the same moment, is journaled once. The check and the write
    * are one transaction holding the channel's seq row, as every write of the channel does (FOR UPDATE on

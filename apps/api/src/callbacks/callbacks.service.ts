@@ -47,9 +47,7 @@ export class CallbacksService {
     const messengerSerial = optionalString(body, 'serial_number');
     const meta = messengerSerial === undefined ? undefined : { messengerSerial };
     return this.turns.run(`${channel.key}\u0000${userKey}`, async () => {
-      const earlier = meta === undefined ? undefined : await this.store.journal.findRecent(channel.key, userKey, { kind: 'message', sessionId, meta }, REPEAT_WINDOW_ITEMS);
-      if (earlier !== undefined) return { ok: true, seq: earlier };
-      // looked for again in the write's transaction: another instance may have taken the same repeat meanwhile
+      // looked for in the write's transaction: another instance may take the same repeat at the same moment
       const item = this.itemOf(body, 'message', await this.wholeText(body), meta ?? null);
       if (meta === undefined) return this.record(item, channel.key);
       return { ok: true, seq: await this.journal.appendUnlessRecent(channel.key, item, { kind: 'message', sessionId, meta }, REPEAT_WINDOW_ITEMS) };
