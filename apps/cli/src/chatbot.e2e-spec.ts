@@ -59,6 +59,7 @@ describe('brandwire chatbot', () => {
     expect(piped.code).toBe(2);
     expect(piped.stderr).toBe('Error: the chatbot is a chat and needs a terminal\nHint: pass --ask "<question>" to ask one question from a script\n');
     const json = await s.run(['chatbot', '--channel', 'acme-kakao', '--json'], { config, token: TEST_TOKENS.writer });
+    expect(json.code).toBe(2);
     expect(json.json()).toEqual({ ok: false, code: 'USAGE', error: '--json needs --ask: the chat itself is for people' });
     const noModel = s.configDir('chatbot-no-model');
     mkdirSync(noModel, { recursive: true, mode: 0o700 });
@@ -85,6 +86,7 @@ describe('brandwire chatbot', () => {
 
   it("says what the service refused as the service's error, not the model's", async () => {
     const run = await s.run(['chatbot', '--channel', 'nope', '--ask', 'hi', '--json'], { config, token: TEST_TOKENS.writer });
+    expect(run.code).toBe(1);
     expect(run.json()).toMatchObject({ ok: false, code: 'UNKNOWN_BRAND' });
     const badKey = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config, token: 'bw_not_a_key' });
     expect(badKey.code).toBe(4);

@@ -86,6 +86,7 @@ describe('brandwire gateway: answering customers with AI', () => {
     expect(auto.stderr).toContain('brandwire model set <id>');
     const reader = await configWith('ai-reader', { reply: 'auto' }, { token: TEST_TOKENS.reader, scope: 'BrandRead', endpoint: s.url });
     const readOnly = await s.run(['gateway', 'start', '--json'], { config: reader, env: { BRANDWIRE_ENDPOINT: undefined } });
+    expect(readOnly.code).toBe(1);
     expect(readOnly.json()).toMatchObject({ ok: false, code: 'CONFIG', error: 'AI replies are to be sent (gateway.ai.reply auto), but the stored key can only read (BrandRead)' });
     for (const config of [noSink, noModel, reader]) expect((await s.run(['gateway', 'status', '--json'], { config })).json()).toMatchObject({ running: false });
   });

@@ -63,7 +63,8 @@ describe("brandwire gateway: the team chat's commands", () => {
       const who = await slack('/cs-who acme-kakao:rita');
       expect(who.status).toBe(200);
       expect(who.body).toEqual({
-        response_type: 'in_channel',
+        // a customer's words are shown to whoever asked only
+        response_type: 'ephemeral',
         text: expect.stringMatching(/^rita \(acme-kakao\): consultation in progress \(1 messages since it started\); last wrote \d{4}-\d\d-\d\d \d\d:\d\d UTC: "Where is my parcel\? &lt;!channel&gt;"$/),
       });
     });

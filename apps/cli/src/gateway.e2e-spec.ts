@@ -177,6 +177,11 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     writeFileSync(statePath, '{"pid": 12');
     const status = await cli(['gateway', 'status', '--json']);
     expect(status.json()).toMatchObject({ ok: true, running: true, pid, port, answers: true });
+    // its start time read from the process: seconds ago, not now
+    const { startedAt } = status.json<{ startedAt: string }>();
+    expect(Date.now() - Date.parse(startedAt)).toBeGreaterThanOrEqual(0);
+    expect(Date.now() - Date.parse(startedAt)).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(startedAt) - Date.parse(start.json<{ startedAt: string }>().startedAt))).toBeLessThan(2_000);
     const again = await cli(['gateway', 'start', '--json']);
     expect(again.json()).toMatchObject({ ok: true, started: false, pid });
     const stop = await cli(['gateway', 'stop', '--json']);

@@ -4,7 +4,7 @@ export type AiProvider = (typeof AI_PROVIDERS)[number];
 
 /** Which model to ask, and how to reach it (`gateway.ai` of the CLI's config). */
 export interface AiSettings {
-  provider: string;
+  provider: AiProvider;
   model: string;
   apiKey?: string;
   /** base URL of the provider's API; for a local or compatible server */

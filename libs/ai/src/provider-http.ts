@@ -31,8 +31,6 @@ export function authHeaders(ai: AiSettings): Record<string, string> {
       return { authorization: `Bearer ${ai.apiKey}` };
     case 'ollama':
       return ai.apiKey ? { authorization: `Bearer ${ai.apiKey}` } : {};
-    default:
-      throw new AiUnavailableError(ai.provider, ai.model, 'this provider is not supported (use openai, anthropic or ollama)');
   }
 }
 
@@ -72,7 +70,7 @@ function loadAxios(): Promise<AxiosInstance & { isAxiosError: (e: unknown) => bo
 }
 
 function noKey(ai: AiSettings): AiUnavailableError {
-  return new AiUnavailableError(ai.provider, ai.model, 'no API key is set (gateway.ai.apiKey; `brandwire setup --ai-api-key <key>`)');
+  return new AiUnavailableError(ai.provider, ai.model, 'no API key is set (gateway.ai.apiKey)');
 }
 
 /** What went wrong, without the request (its headers hold the key). */

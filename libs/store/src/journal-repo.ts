@@ -74,9 +74,7 @@ export class JournalRepo {
    */
   async appendSessionEnd(channelKey: string, item: NewJournalItem): Promise<JournalItem | undefined> {
     return this.changingRooms(channelKey, [item], this.tx.run(async (trx) => {
-      let lock = trx.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey);
-      if (this.dialect === 'postgres') lock = lock.forUpdate();
-      await lock.executeTakeFirst();
+      await this.holdChannel(trx, channelKey);
       const conversation = await trx
         .selectFrom('conversations')
         .select('ended')
@@ -88,6 +86,13 @@ export class JournalRepo {
       const [stored] = await appendInTransaction(trx, channelKey, [item]);
       return stored;
     }));
+  }
+
+  /** Holds the channel's seq row till the transaction ends (FOR UPDATE on PostgreSQL; SQLite writes one transaction at a time). */
+  private async holdChannel(trx: Kysely<Database>, channelKey: string): Promise<void> {
+    let lock = trx.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey);
+    if (this.dialect === 'postgres') lock = lock.forUpdate();
+    await lock.executeTakeFirst();
   }
 
   async findBubble(channelKey: string, serial: string): Promise<BubbleRecord | undefined> {
@@ -159,9 +164,7 @@ export class JournalRepo {
    */
   async appendUnlessRecent(channelKey: string, item: NewJournalItem, match: RecentMatch, window: number): Promise<{ item?: JournalItem; earlierSeq?: number }> {
     return this.changingRooms(channelKey, [item], this.tx.run(async (trx) => {
-      let lock = trx.selectFrom('channel_seq').select('last_seq').where('channel_key', '=', channelKey);
-      if (this.dialect === 'postgres') lock = lock.forUpdate();
-      await lock.executeTakeFirst();
+      await this.holdChannel(trx, channelKey);
       const earlierSeq = await recentSeq(trx, channelKey, item.userKey, match, window);
       if (earlierSeq !== undefined) return { earlierSeq };
       const [stored] = await appendInTransaction(trx, channelKey, [item]);

@@ -100,11 +100,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   /**
    * The channel's webhook was changed or removed (through this instance): a round delivering it stops before its
-   * next attempt, so nothing more goes to the URL it had. Other instances notice within a lease renewal.
+   * next attempt, so nothing more goes to the URL it had; other instances notice within a lease renewal.
    */
-  webhookChanged(channelKey: string): void {
+  async webhookChanged(channelKey: string, url: string | null): Promise<void> {
     const round = this.rounds.get(channelKey);
     if (round) round.lost = true;
+    // what waited for delivery to a removed webhook is not sent anywhere (nor to one set later); it stays listed for catch-up
+    if (url === null) await this.store.signals.stopPendingWithoutWebhook(channelKey);
   }
 
   /** One round: every channel with pending signals whose lease this instance holds or can take. True if any was worked. */

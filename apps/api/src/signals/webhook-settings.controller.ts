@@ -49,9 +49,7 @@ export class WebhookSettingsController {
       url = verdict.url.toString();
     }
     await this.store.settings.setWebhookUrl(channel.key, url);
-    this.delivery.webhookChanged(channel.key);
-    // what waited for delivery to the removed webhook is not sent anywhere (nor to one set later); it stays listed for catch-up
-    if (url === null) await this.store.signals.stopPendingWithoutWebhook(channel.key);
+    await this.delivery.webhookChanged(channel.key, url);
     return this.view(principal, channel.key);
   }
 

@@ -3,7 +3,7 @@ import { boolean, integer, string } from '@oclif/core/flags';
 import { AI_PROVIDERS, AI_REPLY_MODES } from '@brandwire/ai';
 import { BrandwireCommand } from '../base-command';
 import { checkAiUrl } from '../lib/ai-model';
-import type { GatewaySettings } from '../lib/config-store';
+import { DEFAULT_COMMANDS_PORT, type GatewaySettings } from '../lib/config-store';
 import { usageError } from '../lib/cli-error';
 import { fields } from '../lib/output';
 import { type SetupResult, runSetup } from '../lib/setup-flow';
@@ -36,7 +36,7 @@ export default class Setup extends BrandwireCommand {
       helpGroup: 'GATEWAY',
       helpValue: '<secret>',
     }),
-    'commands-port': integer({ description: "gateway: the loopback port the team chat's commands come in on (default 8791)", min: 1, max: 65535, helpGroup: 'GATEWAY', helpValue: '<n>' }),
+    'commands-port': integer({ description: `gateway: the loopback port the team chat's commands come in on (default ${DEFAULT_COMMANDS_PORT})`, min: 1, max: 65535, helpGroup: 'GATEWAY', helpValue: '<n>' }),
     'ai-provider': string({ description: "gateway: AI provider (another than the stored one leaves that one's key, url and model behind)", options: [...AI_PROVIDERS], helpGroup: 'GATEWAY', helpValue: '<name>' }),
     'ai-model': string({ description: 'gateway: AI model id (see `brandwire model list`)', helpGroup: 'GATEWAY', helpValue: '<id>' }),
     'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>' }),
@@ -104,7 +104,7 @@ function gatewayLines(gateway: GatewaySettings | undefined): Array<[string, stri
   const rows: Array<[string, string]> = [];
   if (gateway.sink) rows.push(['team-chat sink', describe(gateway.sink)]);
   if (gateway.crm) rows.push(['CRM', describe(gateway.crm)]);
-  if (gateway.commands) rows.push(['team-chat commands', describe({ port: String(gateway.commands.port ?? 8791), secret: gateway.commands.secret })]);
+  if (gateway.commands) rows.push(['team-chat commands', describe({ port: String(gateway.commands.port ?? DEFAULT_COMMANDS_PORT), secret: gateway.commands.secret })]);
   if (gateway.ai) rows.push(['AI', describe(gateway.ai)]);
   return rows;
 }

@@ -1,4 +1,4 @@
-import type { AiSettings, ModelInfo } from '@brandwire/ai';
+import { AI_PROVIDERS, type AiProvider, type AiSettings, type ModelInfo, isAiProvider } from '@brandwire/ai';
 import { CliError, usageError } from './cli-error';
 import type { GatewaySettings } from './config-store';
 import { checkEndpoint } from './connect';
@@ -20,16 +20,22 @@ export function withProvider(stored: StoredAi | undefined, provider: string | un
 /** The provider to ask: the stored `gateway.ai`, with `--provider` and `--url` taking over. `model` may be unset here. */
 export function providerSettings(stored: StoredAi | undefined, given: { provider?: string; url?: string }): AiSettings {
   const ai = withProvider(stored, given.provider);
-  if (!ai.provider) throw new CliError('CONFIG', 'no AI provider is set', EXIT.error, { setting: 'gateway.ai' }, `${PROVIDER_HINT} (or pass --provider)`);
   const url = given.url === undefined ? ai.url : checkAiUrl(given.url, '--url');
-  return { provider: ai.provider, model: ai.model ?? '', ...(ai.apiKey && { apiKey: ai.apiKey }), ...(url !== undefined && { url }) };
+  return { provider: providerOf(ai, ' (or pass --provider)'), model: ai.model ?? '', ...(ai.apiKey && { apiKey: ai.apiKey }), ...(url !== undefined && { url }) };
 }
 
 /** The model to ask: a provider and a selected model are needed. */
 export function selectedModel(stored: StoredAi | undefined): AiSettings {
-  if (!stored?.provider) throw new CliError('CONFIG', 'no AI provider is set', EXIT.error, { setting: 'gateway.ai' }, PROVIDER_HINT);
-  if (!stored.model) throw new CliError('CONFIG', 'no AI model is selected', EXIT.error, { setting: 'gateway.ai' }, '`brandwire model list`, then `brandwire model set <id>`');
-  return { provider: stored.provider, model: stored.model, ...(stored.apiKey && { apiKey: stored.apiKey }), ...(stored.url && { url: stored.url }) };
+  const provider = providerOf(stored, '');
+  if (!stored?.model) throw new CliError('CONFIG', 'no AI model is selected', EXIT.error, { setting: 'gateway.ai' }, '`brandwire model list`, then `brandwire model set <id>`');
+  return { provider, model: stored.model, ...(stored.apiKey && { apiKey: stored.apiKey }), ...(stored.url && { url: stored.url }) };
+}
+
+/** The stored provider, one the tools speak to; CONFIG naming what to set otherwise. */
+export function providerOf(stored: StoredAi | undefined, hintTail: string): AiProvider {
+  if (!stored?.provider) throw new CliError('CONFIG', 'no AI provider is set', EXIT.error, { setting: 'gateway.ai' }, `${PROVIDER_HINT}${hintTail}`);
+  if (!isAiProvider(stored.provider)) throw new CliError('CONFIG', `gateway.ai.provider must be one of ${AI_PROVIDERS.join(', ')}, got "${stored.provider}"`, EXIT.error, { setting: 'gateway.ai' }, PROVIDER_HINT);
+  return stored.provider;
 }
 
 /**

@@ -6,12 +6,14 @@ import { EXIT } from './exit-codes';
 
 export const DEFAULT_ENDPOINT = 'http://127.0.0.1:8080';
 export const CONFIG_FILE = 'config.json';
+/** Where the gateway takes the team chat's commands unless told: beside the query API (8790) and `knowledge view` (8791). */
+export const DEFAULT_COMMANDS_PORT = 8792;
 
 /** Settings the gateway reads later: its team-chat sink, CRM and AI provider. */
 export interface GatewaySettings {
   sink?: { type?: string; url?: string; token?: string };
   crm?: { url?: string; token?: string };
-  /** the team chat's commands (/cs-who, /cs-close, /cs-memo), taken on loopback at `port` (default 8791) */
+  /** the team chat's commands (/cs-who, /cs-close, /cs-memo), taken on loopback at `port` (default DEFAULT_COMMANDS_PORT) */
   commands?: { port?: number; secret?: string };
   ai?: {
     provider?: string;

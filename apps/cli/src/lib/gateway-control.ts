@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CliError } from './cli-error';
 import type { Session, StoredConfig } from './config-store';
@@ -28,13 +28,14 @@ export function gatewayPaths(): GatewayPaths {
 
 /**
  * The gateway's state when its process is running; a state file left by a gateway that is gone is removed. When
- * the file is damaged or gone, the running gateway is found by its command line (its relays then unknown).
+ * the file is damaged, the running gateway is found by its command line (its relays then unknown).
  */
 export function runningGateway(paths: GatewayPaths = gatewayPaths()): GatewayState | undefined {
   const state = readGatewayState(paths.statePath);
   if (state && runsGateway(state.pid, paths.statePath)) return state;
   if (state) removeGatewayState(paths.statePath);
-  return gatewayByCommandLine(paths.statePath);
+  // only a file that is there but damaged sends us looking through the processes
+  return state === undefined && existsSync(paths.statePath) ? gatewayByCommandLine(paths.statePath) : undefined;
 }
 
 /** `relays`: what the running gateway relays signals to, as it says in its state file. */
@@ -126,7 +127,7 @@ export async function gatewayStatus(config: StoredConfig): Promise<GatewayStatus
     running: running !== undefined,
     pid: running?.pid ?? null,
     port,
-    startedAt: running?.startedAt ?? null,
+    startedAt: running?.startedAt || null,
     uptimeSeconds: Number.isNaN(started) ? null : Math.max(0, Math.round((Date.now() - started) / 1000)),
     answers,
     relays: running?.relays ?? [],

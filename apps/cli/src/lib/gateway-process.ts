@@ -22,41 +22,54 @@ export function gatewayLogPath(statePath: string): string {
  */
 export function runsGateway(pid: number, statePath: string): boolean {
   if (!isAlive(pid)) return false;
-  const cmdline = `/proc/${pid}/cmdline`;
-  if (!existsSync(cmdline)) return true;
-  try {
-    const args = readFileSync(cmdline, 'utf8').split('\0');
-    return args.some((arg, i) => arg === '--state' && args[i + 1] === statePath);
-  } catch {
-    return true;
-  }
+  if (!existsSync(`/proc/${pid}/cmdline`)) return true;
+  return gatewayArgs(String(pid), statePath) !== undefined;
 }
 
-/**
- * The gateway of this state file found by its command line (Linux), for when the file itself is damaged or gone:
- * its pid, and its port and graph from its arguments; undefined when none runs, or where /proc is not.
- */
-export function gatewayByCommandLine(statePath: string): GatewayState | undefined {
-  let entries: string[];
+/** The arguments of process `pid` when it is the gateway of this state file (Linux); else undefined. */
+function gatewayArgs(pid: string, statePath: string): string[] | undefined {
+  let args: string[];
   try {
-    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   } catch {
     return undefined;
   }
-  for (const name of entries) {
-    let args: string[];
-    try {
-      args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue;
-    }
-    const value = (flag: string): string | undefined => args[args.indexOf(flag) + 1];
-    if (!args.some((arg, i) => arg === '--state' && args[i + 1] === statePath)) continue;
+  return args.some((arg, i) => arg === '--state' && args[i + 1] === statePath) ? args : undefined;
+}
+
+/**
+ * The gateway of this state file found by its command line (Linux), for when the file is damaged: its pid, and
+ * its port and graph from its arguments; undefined when none runs, or where /proc is not.
+ */
+export function gatewayByCommandLine(statePath: string): GatewayState | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    const args = gatewayArgs(pid, statePath);
+    if (!args) continue;
+    const value = (flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
     const port = Number(value('--port'));
-    if (!Number.isInteger(port)) continue;
-    return { pid: Number(name), port, graph: value('--graph') ?? '', startedAt: statSync(`/proc/${name}`).ctime.toISOString() };
+    if (!Number.isInteger(port) || port <= 0) continue;
+    return { pid: Number(pid), port, graph: value('--graph') ?? '', startedAt: processStart(pid) };
   }
   return undefined;
+}
+
+/** When process `pid` started (Linux: its start time in clock ticks after boot, 100 a second, and the boot time). */
+function processStart(pid: string): string {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const ticks = Number(fields[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    if (Number.isFinite(ticks) && Number.isFinite(boot)) return new Date(boot * 1000 + ticks * 10).toISOString();
+  } catch {
+    // not Linux, or the process is gone: when it started is not known
+  }
+  return '';
 }
 
 export interface SpawnedDaemon {

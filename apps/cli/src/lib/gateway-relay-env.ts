@@ -1,4 +1,5 @@
 import { AI_REPLY_MODES } from '@brandwire/ai';
+import { providerOf } from './ai-model';
 import { CliError, authRequired } from './cli-error';
 import type { Session } from './config-store';
 import { EXIT } from './exit-codes';
@@ -40,6 +41,7 @@ function checkAnswering(ai: NonNullable<NonNullable<Session['config']['gateway']
   };
   if (!(AI_REPLY_MODES as readonly unknown[]).includes(ai.reply)) refuse(`gateway.ai.reply must be one of ${AI_REPLY_MODES.join(', ')}, got "${ai.reply ?? ''}"`, '`brandwire setup <key> --ai-reply suggest`');
   if (!ai.provider) refuse('AI replies are on (gateway.ai.reply) but no AI provider is set', '`brandwire setup <key> --ai-provider openai|anthropic|ollama --ai-api-key <key>`');
+  providerOf(ai, '');
   if (!ai.model) refuse('AI replies are on (gateway.ai.reply) but no model is selected', '`brandwire model list`, then `brandwire model set <id>`');
   if (ai.reply === 'suggest' && !teamChat) refuse('AI replies are to be suggested in the team chat, but no team-chat sink is set', '`brandwire setup <key> --sink-type slack --sink-url <url>`, or --ai-reply auto');
   if (ai.reply === 'auto' && scope === 'BrandRead') refuse('AI replies are to be sent (gateway.ai.reply auto), but the stored key can only read (BrandRead)', 'store a BrandWrite key with `brandwire setup <key>`, or --ai-reply suggest');

@@ -5,7 +5,7 @@ import { gatewayStatePath } from './data-dir';
 export interface GatewayState {
   pid: number;
   port: number;
-  /** ISO 8601 */
+  /** ISO 8601; empty when not known (a gateway found by its command line where its start time cannot be read) */
   startedAt: string;
   /** the graph file it serves */
   graph: string;

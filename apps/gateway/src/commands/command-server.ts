@@ -1,3 +1,4 @@
+import { type ErrorCode, httpStatusOf } from '@brandwire/domain';
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { messageOf } from '../gateway-log';
@@ -28,7 +29,7 @@ export async function startCommandServer(settings: CommandSettings, commands: Te
   const server = createServer((req, res) => {
     handle(settings, commands, guard, req, res).catch((error: unknown) => {
       report(`error: a team-chat command failed: ${messageOf(error)}`);
-      if (!res.headersSent) answer(res, 500, { ok: false, code: 'INTERNAL', message: 'the command failed; the gateway log says why' });
+      if (!res.headersSent) refusal(res, 'INTERNAL', 'the command failed; the gateway log says why');
     });
   });
   server.requestTimeout = 30_000;
@@ -49,12 +50,12 @@ export async function startCommandServer(settings: CommandSettings, commands: Te
 }
 
 async function handle(settings: CommandSettings, commands: TeamCommands, guard: RequestGuard, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.url?.split('?')[0] !== COMMANDS_PATH) return answer(res, 404, { ok: false, code: 'NO_ROUTE', message: `the team chat's commands go to POST ${COMMANDS_PATH}` });
-  if (req.method !== 'POST') return answer(res, 405, { ok: false, code: 'METHOD_NOT_ALLOWED', message: `POST ${COMMANDS_PATH}` });
+  if (req.url?.split('?')[0] !== COMMANDS_PATH) return refusal(res, 'NO_ROUTE', `the team chat's commands go to POST ${COMMANDS_PATH}`);
+  if (req.method !== 'POST') return refusal(res, 'METHOD_NOT_ALLOWED', `POST ${COMMANDS_PATH}`);
   const body = await readBody(req);
-  if (body === undefined) return answer(res, 413, { ok: false, code: 'PAYLOAD_TOO_LARGE', message: `a command request is at most ${LARGEST_BODY / 1024} KB` });
-  const refusal = guard.refusal(req, body);
-  if (refusal !== undefined) return answer(res, 401, { ok: false, code: 'UNAUTHORIZED', message: refusal });
+  if (body === undefined) return refusal(res, 'PAYLOAD_TOO_LARGE', `a command request is at most ${LARGEST_BODY / 1024} KB`);
+  const why = guard.refusal(req, body);
+  if (why !== undefined) return refusal(res, 'UNAUTHORIZED', why);
   const request = commandOf(settings.type, body, req.headers['content-type'] ?? '');
   if (typeof request === 'string') return reply(settings, res, { outcome: 'mistake', text: request });
   const running = commands.run(request);
@@ -107,18 +108,23 @@ class RequestGuard {
  * The answer in the team chat's format: in Slack a mistake or a failure is shown only to whoever typed the
  * command; a `webhook` team chat gets 400 for a mistake and 502 for a failure of the service.
  */
-function reply(settings: CommandSettings, res: ServerResponse, { outcome, text }: CommandOutcome): void {
+function reply(settings: CommandSettings, res: ServerResponse, { outcome, text, private: forAsker }: CommandOutcome): void {
   switch (settings.type) {
     case 'slack':
-      return answer(res, 200, { response_type: outcome === 'done' ? 'in_channel' : 'ephemeral', text: slackEscaped(text) });
+      return answer(res, 200, { response_type: outcome === 'done' && !forAsker ? 'in_channel' : 'ephemeral', text: slackEscaped(text) });
     case 'teams':
       // Teams renders Markdown and some HTML: neither is taken from a customer's or an agent's words
       return answer(res, 200, { type: 'message', text: markdownEscaped(slackEscaped(text)) });
     case 'webhook':
     case 'discord':
       if (outcome === 'done') return answer(res, 200, { ok: true, text });
-      return answer(res, outcome === 'mistake' ? 400 : 502, { ok: false, code: outcome === 'mistake' ? 'BAD_REQUEST' : 'COMMAND_FAILED', message: text });
+      return refusal(res, outcome === 'mistake' ? 'BAD_REQUEST' : 'UPSTREAM_UNAVAILABLE', text);
   }
+}
+
+/** The service's error envelope, with the status of its code. */
+function refusal(res: ServerResponse, code: ErrorCode, message: string): void {
+  answer(res, httpStatusOf(code), { ok: false, code, message });
 }
 
 function answer(res: ServerResponse, status: number, body: object): void {

@@ -1,6 +1,7 @@
 import type { TeamChatType } from '../relay/relay-settings';
 
-export const DEFAULT_COMMANDS_PORT = 8791;
+/** Beside the query API (8790) and `knowledge view` (8791). */
+export const DEFAULT_COMMANDS_PORT = 8792;
 /** The path a team chat posts its commands to. */
 export const COMMANDS_PATH = '/chat/command';
 

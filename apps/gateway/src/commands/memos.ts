@@ -54,8 +54,18 @@ function read(path: string): Record<string, Memo[]> {
   try {
     const parsed: unknown = JSON.parse(text);
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
-    return Object.assign(Object.create(null) as Record<string, Memo[]>, parsed);
+    const memos = Object.create(null) as Record<string, Memo[]>;
+    for (const [customer, list] of Object.entries(parsed)) {
+      if (!Array.isArray(list) || !list.every(isMemo)) throw new Error(`the memos of ${customer} are not a list of {at, by, text}`);
+      memos[customer] = list;
+    }
+    return memos;
   } catch (error) {
     throw new Error(`the memos file ${path} is damaged (${(error as Error).message}): move it away to start without memos`);
   }
+}
+
+function isMemo(value: unknown): value is Memo {
+  const memo = value as Partial<Memo> | null;
+  return typeof memo?.at === 'string' && !Number.isNaN(Date.parse(memo.at)) && typeof memo.by === 'string' && typeof memo.text === 'string';
 }

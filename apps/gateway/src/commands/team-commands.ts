@@ -1,5 +1,5 @@
 import { type BrandwireClient, type MessageItem, isApiError } from '@brandwire/client';
-import { withoutControlCharacters } from '@brandwire/domain';
+import { firstCharacters, withoutControlCharacters } from '@brandwire/domain';
 import { messageOf } from '../gateway-log';
 import type { CommandRequest } from './command-request';
 import { MEMOS_KEPT, MEMO_LONGEST, type Memos } from './memos';
@@ -18,6 +18,8 @@ interface Customer {
 export interface CommandOutcome {
   outcome: 'done' | 'mistake' | 'failed';
   text: string;
+  /** for whoever asked only: it shows a customer's words and the agents' memos */
+  private?: true;
 }
 
 const done = (text: string): CommandOutcome => ({ outcome: 'done', text });
@@ -63,11 +65,11 @@ export class TeamCommands {
     const room = (await this.client.messages({ brand: channel, userKey: customer, max: 30 })).messages;
     const lastMessage = room.find((item) => item.kind === 'message');
     const lines = [
-      `${customer} (${channel}): ${stateOf(room)}${lastMessage ? `; last wrote ${when(lastMessage.timestampUnixMs)}: ${JSON.stringify(lastMessage.text.slice(0, 200))}` : ''}`,
+      `${customer} (${channel}): ${stateOf(room)}${lastMessage ? `; last wrote ${when(lastMessage.timestampUnixMs)}: ${JSON.stringify(firstCharacters(lastMessage.text, 200))}` : ''}`,
     ];
     const memos = this.memos.of(channel, customer);
     if (memos.length > 0) lines.push('Memos:', ...memos.map((memo) => `- ${when(Date.parse(memo.at))} ${memo.by}: ${memo.text}`));
-    return done(lines.join('\n'));
+    return { outcome: 'done', text: lines.join('\n'), private: true };
   }
 
   private async close({ channel, customer, rest }: Customer): Promise<CommandOutcome> {

@@ -60,18 +60,32 @@ describe('OrderedWindow', () => {
 });
 
 describe('OrderedWindow when full', () => {
-  it('holds the caller back while its width of tasks runs', async () => {
+  it('lets a burst in one room hold no other room back', async () => {
     const window = new OrderedWindow(2, () => undefined);
     let release!: () => void;
     const blocked = new Promise<void>((resolve) => (release = resolve));
-    await window.add('a', '1', () => blocked);
-    await window.add('b', '2', () => blocked);
+    for (let i = 0; i < 6; i++) await window.add('busy', `b${i}`, () => blocked);
+    let other = false;
+    await window.add('other', 'o1', async () => {
+      other = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(other).toBe(true);
+    release();
+    await window.drained();
+  });
+
+  it('holds the caller back once eight tasks a place wait', async () => {
+    const window = new OrderedWindow(2, () => undefined);
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    for (let i = 0; i < 16; i++) await window.add(`room${i}`, String(i), () => blocked);
     let added = false;
-    const third = window.add('c', '3', async () => undefined).then(() => (added = true));
+    const next = window.add('late', '16', async () => undefined).then(() => (added = true));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(added).toBe(false);
     release();
-    await third;
+    await next;
     expect(added).toBe(true);
     await window.drained();
   });

@@ -1,11 +1,16 @@
+/** How many tasks may wait, per place to run: enough for bursts, and a bound on what a stream can pile up. */
+const WAITING_PER_PLACE = 8;
+
 /**
  * Runs tasks up to `width` at a time, those of one room one after another in the order given, and tells after each
  * task which id every task up to it has ended by (`settled`): a cursor kept there never passes an unfinished task.
+ * A task waiting for its room's earlier one takes no place, so a burst in one room holds no other room back.
  */
 export class OrderedWindow {
   private readonly started: Array<{ id: string; ended: boolean }> = [];
   private readonly lastOfRoom = new Map<string, Promise<void>>();
-  private readonly waiting: Array<() => void> = [];
+  private readonly placeFreed: Array<() => void> = [];
+  private readonly entryFreed: Array<() => void> = [];
   private running = 0;
 
   constructor(
@@ -13,30 +18,41 @@ export class OrderedWindow {
     private readonly settled: (id: string) => void,
   ) {}
 
-  /** Starts the task once a place is free (the caller waits for that, not for the task); a task reports its own failures. */
+  /** Takes the task (the caller waits only while too many wait already); a task reports its own failures. */
   async add(room: string, id: string, task: () => Promise<void>): Promise<void> {
-    while (this.running >= this.width) await new Promise<void>((free) => this.waiting.push(free));
-    this.running++;
+    while (this.started.length >= this.width * WAITING_PER_PLACE) await new Promise<void>((free) => this.entryFreed.push(free));
     const entry = { id, ended: false };
     this.started.push(entry);
     const previous = this.lastOfRoom.get(room) ?? Promise.resolve();
     const run: Promise<void> = previous
-      .then(task)
+      .then(() => this.inPlace(task))
       .catch(() => undefined)
       .finally(() => {
-        this.running--;
         entry.ended = true;
         if (this.lastOfRoom.get(room) === run) this.lastOfRoom.delete(room);
-        this.waiting.shift()?.();
         let through: string | undefined;
-        while (this.started[0]?.ended) through = this.started.shift()?.id;
+        while (this.started[0]?.ended) {
+          through = this.started.shift()?.id;
+          this.entryFreed.shift()?.();
+        }
         if (through !== undefined) this.settled(through);
       });
     this.lastOfRoom.set(room, run);
   }
 
-  /** Waits for every task started. */
+  /** Waits for every task taken. */
   async drained(): Promise<void> {
     while (this.lastOfRoom.size > 0) await Promise.all([...this.lastOfRoom.values()]);
+  }
+
+  private async inPlace(task: () => Promise<void>): Promise<void> {
+    while (this.running >= this.width) await new Promise<void>((free) => this.placeFreed.push(free));
+    this.running++;
+    try {
+      await task();
+    } finally {
+      this.running--;
+      this.placeFreed.shift()?.();
+    }
   }
 }

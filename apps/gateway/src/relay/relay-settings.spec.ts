@@ -25,9 +25,9 @@ describe('relaySettingsFrom', () => {
     expect(relaySettingsFrom(JSON.stringify({ ...base, ai: { ...ai, reply: 'auto', instructions: ' ' } }))?.ai).toMatchObject({ mode: 'auto', instructions: undefined });
   });
 
-  it("reads the team chat's commands, on 8791 unless told, refusing them without a team chat, for Discord or with a short secret", () => {
+  it("reads the team chat's commands, on 8792 unless told, refusing them without a team chat, for Discord or with a short secret", () => {
     const sink = { type: 'slack', url: 'https://chat.example.com/hook' };
-    expect(relaySettingsFrom(JSON.stringify({ ...base, sink, commands: { secret: 'a-signing-secret-01' } }))?.commands).toEqual({ port: 8791, secret: 'a-signing-secret-01', type: 'slack' });
+    expect(relaySettingsFrom(JSON.stringify({ ...base, sink, commands: { secret: 'a-signing-secret-01' } }))?.commands).toEqual({ port: 8792, secret: 'a-signing-secret-01', type: 'slack' });
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, commands: { secret: 'a-signing-secret-01' } }))).toThrow('team-chat commands need a team-chat sink');
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink: { ...sink, type: 'discord' }, commands: { secret: 'a-signing-secret-01' } }))).toThrow('not available for Discord');
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink, commands: { secret: 'short' } }))).toThrow('a secret of at least 16 characters');

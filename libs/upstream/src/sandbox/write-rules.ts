@@ -1,4 +1,4 @@
-import { isLongerThan } from '@brandwire/domain';
+import { MAX_TEXT_CHARACTERS, isLongerThan } from '@brandwire/domain';
 import { Code } from '../result-codes';
 import {
   Obj,
@@ -18,7 +18,7 @@ import { ChatBubbleKind } from './control-types';
 export const MESSAGE_TYPES = ['TX', 'LI', 'IM', 'FI', 'AU'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
-export const MAX_PLAIN_TEXT = 1000;
+export const MAX_PLAIN_TEXT = MAX_TEXT_CHARACTERS;
 export const MAX_LINKS = 5;
 
 export interface WrittenBubble {

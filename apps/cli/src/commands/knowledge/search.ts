@@ -4,6 +4,7 @@ import { integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import type { AiSettings } from '@brandwire/ai';
 import { extractKeywords } from '../../lib/ai-keywords';
+import { selectedModel } from '../../lib/ai-model';
 import { usageError } from '../../lib/cli-error';
 import { closing, openReader } from '../../lib/knowledge-access';
 import { presentHits, presentQueryResult } from '../../lib/knowledge-present';
@@ -71,7 +72,7 @@ export default class KnowledgeSearch extends BrandwireCommand {
 
   private async words(text: string, limit: number | undefined): Promise<TextSearchResult> {
     const ai = this.session().config.gateway?.ai;
-    if (ai?.provider && ai.model) return this.aiWords(text, limit, { ...ai, provider: ai.provider, model: ai.model });
+    if (ai?.provider && ai.model) return this.aiWords(text, limit, selectedModel(ai));
     const reader = await openReader('search', this.session());
     const hits = await closing(reader.backend, (backend) => backend.search(text, limit));
     await this.show(async () => `${await presentHits(hits, text)}\n\nHint: ${CYPHER_HINT}`);
