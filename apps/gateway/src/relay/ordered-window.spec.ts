@@ -59,6 +59,27 @@ describe('OrderedWindow', () => {
   });
 });
 
+describe('OrderedWindow given an id again', () => {
+  it('runs a task whose id it holds unfinished once, and one given after it ended again', async () => {
+    const window = new OrderedWindow(2, () => undefined);
+    let runs = 0;
+    let release!: () => void;
+    const blocked = new Promise<void>((resolve) => (release = resolve));
+    const task = async () => {
+      runs++;
+      await blocked;
+    };
+    await window.add('a', '7.0', task);
+    await window.add('a', '7.0', task);
+    release();
+    await window.drained();
+    expect(runs).toBe(1);
+    await window.add('a', '7.0', task);
+    await window.drained();
+    expect(runs).toBe(2);
+  });
+});
+
 describe('OrderedWindow when full', () => {
   it('lets a burst in one room hold no other room back', async () => {
     const window = new OrderedWindow(2, () => undefined);

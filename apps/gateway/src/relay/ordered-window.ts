@@ -18,8 +18,10 @@ export class OrderedWindow {
     private readonly settled: (id: string) => void,
   ) {}
 
-  /** Takes the task (the caller waits only while too many wait already); a task reports its own failures. */
+  /** Takes the task (the caller waits only while too many wait already), unless its id is taken and not ended; a task reports its own failures. */
   async add(room: string, id: string, task: () => Promise<void>): Promise<void> {
+    // a stream opened again after a failure gives again what was taken and has not ended: it is not run twice
+    if (this.started.some((entry) => entry.id === id)) return;
     while (this.started.length >= this.width * WAITING_PER_PLACE) await new Promise<void>((free) => this.entryFreed.push(free));
     const entry = { id, ended: false };
     this.started.push(entry);
