@@ -356,4 +356,15 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     const search = await s.run(['knowledge', 'search', '--cypher', 'MATCH (c:Conversation) RETURN count(c)', '--json'], { config: fresh });
     expect(search.json()).toMatchObject({ ok: false, code: 'GRAPH_MISSING' });
   });
+
+  it('takes a response out of the graph on the next build once its message is deleted', async () => {
+    const removed = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'alice', '--text', 'The refund goes back to your card within three days.', '--within', '86400'], { token: TEST_TOKENS.writer });
+    expect(removed.code).toBe(0);
+    const build = await kg(['build']);
+    expect(build.code).toBe(0);
+    expect(build.stdout).toContain('Removed 1 response whose message was deleted since an earlier build.');
+    const left = await kg(['search', '--cypher', 'MATCH (r:Response) RETURN r.text ORDER BY r.text', '--json']);
+    expect(left.json()).toMatchObject({ rows: [['Your parcel left the depot today.']] });
+    expect((await kg(['build', '--json'])).json()).toMatchObject({ ok: true, removedResponses: 0 });
+  });
 });

@@ -70,6 +70,15 @@ function addAttachments(sink: RowSink, from: 'Inquiry' | 'Response', id: string,
   return found.length;
 }
 
+/** Turns already loaded (before `prior.lines`) whose agent or bot message has been deleted since, by id. */
+export function withdrawnTurns(conv: KnowledgeConversation, prior: LoadedConversation): string[] {
+  const ids: string[] = [];
+  conv.lines.forEach((line, index) => {
+    if (index < prior.lines && line.deleted === true && (line.role === 'agent' || line.role === 'bot')) ids.push(turnId(conv.convId, index + 1));
+  });
+  return ids;
+}
+
 /**
  * Emits the new turns of `conv` past `prior.lines` (all of them when `prior` is undefined), their attachments,
  * and the relations that touch them. ANSWERED_BY: a response answers the customer's inquiries since the

@@ -93,6 +93,30 @@ describe('KnowledgeGraph install and build (real Kuzu)', () => {
     });
   });
 
+  it('takes out a response whose message was deleted after it was loaded, with its attachments, once', async () => {
+    await withGraph(temp.path, {}, async (graph) => {
+      await graph.install();
+      const answered = conversation('conv-5', [
+        line('customer', 'Which voucher works', 30),
+        line('agent', `Use voucher ZX-42\n[photo] https://${CDN}/voucher.jpg`, 31),
+        line('agent', 'It is valid until Friday', 32),
+      ]);
+      await graph.build([answered], { attachmentHost: CDN });
+      expect((await graph.search('voucher')).map((h) => h.id)).toContain('conv-5#2');
+
+      const withdrawn = { ...answered, lines: answered.lines.map((l, i) => (i === 1 ? { ...l, deleted: true as const } : l)) };
+      const report = await graph.build([withdrawn], { attachmentHost: CDN });
+      expect(report).toMatchObject({ removedResponses: 1, newConversations: 0, grownConversations: 0, addedNodes: {} });
+      const responses = await graph.query("MATCH (:Conversation {convId: 'conv-5'})-[:HAS_TURN]->(r:Response) RETURN r.id ORDER BY r.id");
+      expect(responses.rows).toEqual([['conv-5#3']]);
+      expect((await graph.query('MATCH (a:Attachment) RETURN count(a)')).rows).toEqual([[0]]);
+      expect((await graph.query("MATCH (:Inquiry {id: 'conv-5#1'})-[:ANSWERED_BY]->(r) RETURN r.id")).rows).toEqual([['conv-5#3']]);
+      expect((await graph.search('ZX-42')).map((h) => h.id)).not.toContain('conv-5#2');
+
+      expect(await graph.build([withdrawn], { attachmentHost: CDN })).toMatchObject({ removedResponses: 0 });
+    });
+  });
+
   it('skips a convId already loaded from another channel and reports it', async () => {
     await withGraph(temp.path, {}, async (graph) => {
       await graph.install();

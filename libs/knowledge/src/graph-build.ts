@@ -8,14 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyBatch, CONVERSATION_UPDATE, csvHeaders } from './bulk-copy';
 import { type GraphState, loadState } from './build-state';
-import { conversationRow, type CsvValue, customerId, emitTurns, type RowContext } from './conversation-rows';
+import { conversationRow, type CsvValue, customerId, emitTurns, type RowContext, withdrawnTurns } from './conversation-rows';
 import { CsvBatch } from './csv-batch';
 import { FtsMaintenance } from './fts-maintenance';
 import type { KuzuConnection } from './kuzu-native';
+import { rowsOf } from './kuzu-run';
 import { NODE_TABLES, REL_PAIRS, relPairName } from './schema';
 import type { BuildOptions, BuildPhase, BuildReport, KnowledgeConversation } from './types';
 
 const DEFAULT_BATCH_MESSAGES = 1_000_000;
+const WITHDRAWN_PER_QUERY = 1_000;
 const PROGRESS_EVERY = 1_000;
 
 const STREAM_TABLE = new Map<string, string>([
@@ -24,7 +26,9 @@ const STREAM_TABLE = new Map<string, string>([
 ]);
 
 class GraphBuilder {
-  private readonly report: BuildReport = { conversations: 0, messages: 0, newConversations: 0, grownConversations: 0, addedNodes: {}, addedRelations: {}, skipped: [], ms: 0 };
+  private readonly report: BuildReport = { conversations: 0, messages: 0, newConversations: 0, grownConversations: 0, addedNodes: {}, addedRelations: {}, removedResponses: 0, skipped: [], ms: 0 };
+  /** Ids of turns loaded earlier whose message was deleted since */
+  private readonly withdrawn: string[] = [];
   private readonly batch: CsvBatch;
   private readonly ctx: RowContext;
   /** Conversation rows of this batch: new nodes, and updates of nodes loaded by an earlier batch or run */
@@ -54,6 +58,7 @@ class GraphBuilder {
         if (this.batchMessages >= limit) await this.flush();
       }
       await this.flush();
+      await this.removeWithdrawn();
     } catch (error) {
       this.batch.discard();
       await this.restoreIndexesAfter(error as Error);
@@ -76,6 +81,7 @@ class GraphBuilder {
       this.report.skipped.push({ convId: conv.convId, reason: `a conversation with this convId was loaded from channel ${prior.channel}` });
       return;
     }
+    if (prior !== undefined) this.withdrawn.push(...withdrawnTurns(conv, prior));
     if (prior !== undefined && conv.lines.length <= prior.lines && (conv.ended === prior.ended || !conv.ended)) return;
     if (!this.state.channels.has(conv.brand)) {
       this.state.channels.add(conv.brand);
@@ -123,6 +129,18 @@ class GraphBuilder {
       if (table === undefined) continue;
       const counts = (NODE_TABLES as readonly string[]).includes(table) ? this.report.addedNodes : this.report.addedRelations;
       counts[table] = (counts[table] ?? 0) + file.rows;
+    }
+  }
+
+  /** A message deleted after its turn was loaded answers nothing any more: its Response node goes, with its attachments. */
+  private async removeWithdrawn(): Promise<void> {
+    for (let i = 0; i < this.withdrawn.length; i += WITHDRAWN_PER_QUERY) {
+      const candidates = this.withdrawn.slice(i, i + WITHDRAWN_PER_QUERY);
+      const ids = (await rowsOf(this.conn, 'MATCH (r:Response) WHERE r.id IN $ids RETURN r.id AS id', { ids: candidates })).map((row) => String(row['id']));
+      if (ids.length === 0) continue;
+      await rowsOf(this.conn, 'MATCH (r:Response)-[:HAS_ATTACHMENT]->(a:Attachment) WHERE r.id IN $ids DETACH DELETE a', { ids });
+      await rowsOf(this.conn, 'MATCH (r:Response) WHERE r.id IN $ids DETACH DELETE r', { ids });
+      this.report.removedResponses += ids.length;
     }
   }
 

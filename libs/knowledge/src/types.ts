@@ -91,6 +91,8 @@ export interface BuildReport {
   /** nodes added per table and relations added per relation table */
   addedNodes: Record<string, number>;
   addedRelations: Record<string, number>;
+  /** responses loaded by an earlier build whose message has since been deleted, taken out with their attachments */
+  removedResponses: number;
   /** conversations not loaded, with why */
   skipped: { convId: string; reason: string }[];
   ms: number;

@@ -52,6 +52,7 @@ export function presentBuild(report: BuildReport): string {
       ['relations added', counts(report.addedRelations)],
     ]),
   ];
+  if (report.removedResponses > 0) lines.push(`Removed ${report.removedResponses} response${report.removedResponses === 1 ? '' : 's'} whose message was deleted since an earlier build.`);
   for (const skipped of report.skipped) lines.push(`Skipped ${skipped.convId}: ${skipped.reason}`);
   return lines.join('\n');
 }
