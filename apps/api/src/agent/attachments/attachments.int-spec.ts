@@ -167,6 +167,26 @@ describe('POST /api/agent/send/attachments', () => {
     expect((await agentBubbles('a7')).map((b) => b.serial)).toEqual(reply.body.results.map((r) => r.serial));
   });
 
+  it('is not cut into by text sends to the same customer made meanwhile, and the journal keeps the order received', async () => {
+    await h.customerWrites('a-turn', { text: 'hi' });
+    const first = await writeNoise(files.file('turn-1.jpg'), 2400, 1600, 'jpeg');
+    const second = await writeNoise(files.file('turn-2.jpg'), 2400, 1600, 'jpeg');
+    const attachments = send('a-turn', [['files', first], ['files', second]], { imageStyle: 'plain' });
+    // the texts go once the customer has the first image, while the second is still being prepared
+    const deadline = Date.now() + 10_000;
+    while (!(await agentBubbles('a-turn')).some((b) => b.kind === 'image') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const texts = await Promise.all(['t1', 't2', 't3'].map((text) => h.post<{ serial: string }>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'a-turn', text })));
+    const images = (await attachments).body.results;
+    expect(images.map((r) => r.ok)).toEqual([true, true]);
+
+    const received = await agentBubbles('a-turn');
+    expect(received.map((b) => b.kind)).toEqual(['image', 'image', 'text', 'text', 'text']);
+    const items = (await h.get<{ messages: Array<{ kind: string; serial?: string }> }>('/api/agent/rooms/a-turn/messages?brand=acme-kakao')).body.messages;
+    const journaled = items.filter((m) => m.kind === 'agent').map((m) => m.serial).reverse();
+    expect(journaled).toEqual([images[0]?.serial, ...received.slice(2).map((b) => b.serial)]);
+    expect(new Set(journaled.slice(1))).toEqual(new Set(texts.map((t) => t.body.serial)));
+  });
+
   it('fails only the unsupported or oversized item, which is never delivered; ok while one bubble succeeded', async () => {
     await h.customerWrites('a5', { text: 'hi' });
     const good = await writeJpeg(files.file('good.jpg'), 800, 600);

@@ -10,6 +10,7 @@ import { fail } from '../../common/errors/envelope';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import { FILE_TYPE_MAX_BYTES, type FileType, claimsImage } from '../../media';
 import { MessengerUploadsService } from '../../uploads/messenger-uploads.service';
+import { CustomerSendTurns } from '../send/customer-send-turns';
 import { type IncomingFile, type PlannedBubble, planBubbles } from './attachment-plan';
 import { ImageRun, type SentImage } from './image-run';
 import type { AttachmentResultDto, SendAttachmentsDto, SendAttachmentsResponseDto } from './dto/send-attachments.dto';
@@ -25,7 +26,8 @@ function fileTypeOf(file: IncomingFile): FileType {
  * Sends files as bubbles, one serial each: jpg, png and gif (by Content-Type or extension) are prepared as images
  * (rich: padded into the card geometry; plain: oriented and scaled) and uploaded, other files uploaded as files.
  * A failed item is never delivered and does not stop the others. The images of one send are journaled as one
- * `agent` item, deleted once all are deleted; every item is journaled in the order the customer received it.
+ * `agent` item, deleted once all are deleted; every item is journaled in the order the customer received it, and
+ * the send takes its turn among the other sends to the customer (CustomerSendTurns).
  */
 @Injectable()
 export class AttachmentsService {
@@ -34,6 +36,7 @@ export class AttachmentsService {
     private readonly billing: BillingService,
     private readonly journal: JournalWriter,
     private readonly uploads: MessengerUploadsService,
+    private readonly turns: CustomerSendTurns,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
     @Inject(SERIALS) private readonly serials: SerialGenerator,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
@@ -46,6 +49,10 @@ export class AttachmentsService {
     const empty = files.find((f) => f.size === 0);
     if (empty) throw fail('BAD_REQUEST', `files: "${empty.originalname}" is empty (0 bytes); nothing was sent`);
     const incoming = files.map((f) => incomingFile(f));
+    return this.turns.run(channel.key, dto.userKey, () => this.sendInTurn(channel, dto, incoming));
+  }
+
+  private async sendInTurn(channel: ChannelRecord, dto: SendAttachmentsDto, incoming: IncomingFile[]): Promise<SendAttachmentsResponseDto> {
     const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
     const style = dto.imageStyle ?? 'rich';
     const text = dto.text !== undefined && dto.text.trim() !== '' ? dto.text : null;

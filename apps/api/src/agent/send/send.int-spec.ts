@@ -64,6 +64,21 @@ describe('POST /api/agent/send', () => {
     expect([...serials].sort()).toEqual(serials);
   });
 
+  it('journals sends made to one customer at once in the order the customer received them', async () => {
+    await h.customerWrites('bea', { text: 'hello' });
+    const texts = Array.from({ length: 24 }, (_, i) => `p${i + 1}`);
+    const replies = await Promise.all(texts.map((text) => h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'bea', text })));
+    expect(replies.every((r) => r.body.ok)).toBe(true);
+
+    const received = (await h.customerChat('bea')).filter((b) => b.from === 'agent').map((b) => b.text);
+    const messages = await h.get<MessagesReply>('/api/agent/rooms/bea/messages?brand=acme-kakao&max=300');
+    const journaled = messages.body.messages.filter((m) => m.kind === 'agent').reverse();
+    expect(journaled.map((m) => m.text)).toEqual(received);
+    expect([...received].sort()).toEqual([...texts].sort());
+    const serials = journaled.map((m) => m.serial as string);
+    expect([...serials].sort()).toEqual(serials);
+  });
+
   it('passes a rejection for a customer without a consultation through as HTTP 200, ok:false, -502, with the serial', async () => {
     const reply = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'nobody', text: 'hello?' });
     expect(reply.status).toBe(200);

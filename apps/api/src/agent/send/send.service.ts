@@ -5,6 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
 import { BillingService, type Charge } from '../../billing/billing.service';
 import { CONSENT_BUBBLE_TEXT, ConsentOnce } from './consent-once';
+import { CustomerSendTurns } from './customer-send-turns';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
@@ -27,7 +28,8 @@ export interface BubbleSpec {
 
 /**
  * Sends one bubble to a customer through the messenger: bills it, and journals it as an `agent` item with its
- * serial once the messenger accepted it. A refused send is given back to the plan and journals nothing.
+ * serial once the messenger accepted it. A refused send is given back to the plan and journals nothing. The sends
+ * to one customer take turns (CustomerSendTurns).
  */
 @Injectable()
 export class SendService {
@@ -36,6 +38,7 @@ export class SendService {
     private readonly journal: JournalWriter,
     private readonly billing: BillingService,
     private readonly consentOnce: ConsentOnce,
+    private readonly turns: CustomerSendTurns,
     @Inject(STORE) private readonly store: Store,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
     @Inject(SERIALS) private readonly serials: SerialGenerator,
@@ -79,7 +82,11 @@ export class SendService {
     );
   }
 
-  async deliver(channel: ChannelRecord, userKey: string, bubble: BubbleSpec, send: (serial: string) => Promise<UpstreamResult>): Promise<SendResponseDto> {
+  deliver(channel: ChannelRecord, userKey: string, bubble: BubbleSpec, send: (serial: string) => Promise<UpstreamResult>): Promise<SendResponseDto> {
+    return this.turns.run(channel.key, userKey, () => this.deliverInTurn(channel, userKey, bubble, send));
+  }
+
+  private async deliverInTurn(channel: ChannelRecord, userKey: string, bubble: BubbleSpec, send: (serial: string) => Promise<UpstreamResult>): Promise<SendResponseDto> {
     // the room is read once: billing charges its consultation, and the journal item belongs to it
     const room = await this.store.journal.getRoom(channel.key, userKey);
     const serial = this.serials.next();
