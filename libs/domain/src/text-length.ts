@@ -37,6 +37,9 @@ export function firstCharacters(text: string, max: number): string {
 /** The longest text bubble the messenger takes, in characters (a longer one is refused with -506). */
 export const MAX_TEXT_CHARACTERS = 1_000;
 
+/** The longest bot event an end with bot hands off to, in characters (a longer one is refused with -510). */
+export const MAX_BOT_EVENT_CHARACTERS = 100;
+
 // C0 controls but tab and newline, DEL, C1 controls, and the bidi embeddings, overrides and isolates
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;

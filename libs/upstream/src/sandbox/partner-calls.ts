@@ -1,4 +1,4 @@
-import { DELETE_WINDOW_MS } from '@brandwire/domain';
+import { DELETE_WINDOW_MS, MAX_BOT_EVENT_CHARACTERS, isLongerThan } from '@brandwire/domain';
 import { Code } from '../result-codes';
 import { isObj } from './button-rules';
 import { SandboxDeps, fireAndForget, locate, locateSession, ruleContext } from './deps';
@@ -12,7 +12,6 @@ export type PartnerCall = (body: unknown) => Record<string, unknown>;
 
 type AgentBubble = Pick<Bubble, 'kind' | 'text' | 'imageUrl' | 'quickReplies'>;
 
-export const MAX_BOT_EVENT = 100;
 const OK = { code: Code.Ok };
 
 /** The messenger's JSON partner calls by path (the uploads are multipart, in upload-routes). */
@@ -97,8 +96,8 @@ export function partnerCalls(deps: SandboxDeps): ReadonlyMap<string, PartnerCall
         if (botEvent !== undefined && botEvent !== null && typeof botEvent !== 'string') {
           throw new Rejection(Code.InvalidJson, 'bot_event must be a string');
         }
-        if (typeof botEvent === 'string' && botEvent.length > MAX_BOT_EVENT) {
-          throw new Rejection(Code.InvalidMessage, `bot_event is longer than ${MAX_BOT_EVENT} characters`);
+        if (typeof botEvent === 'string' && isLongerThan(botEvent, MAX_BOT_EVENT_CHARACTERS)) {
+          throw new Rejection(Code.InvalidMessage, `bot_event is longer than ${MAX_BOT_EVENT_CHARACTERS} characters`);
         }
         return endAnswer(g.customer, g.customer && engine.end(g.customer, 'bot', botEvent ?? null));
       },

@@ -187,6 +187,26 @@ describe('POST /api/agent/send/attachments', () => {
     expect(new Set(journaled.slice(1))).toEqual(new Set(texts.map((t) => t.body.serial)));
   });
 
+  it.each([
+    ['1,001 emoji', '\u{1F600}'.repeat(1001)],
+    ['501 hearts with their variation selector (1,002 characters)', '\u2764\uFE0F'.repeat(501)],
+  ])('refuses a text of %s with 400 before anything is sent, counting as the messenger does', async (_, text) => {
+    await h.customerWrites('a-long', { text: 'hi' });
+    const pdf = files.file('long.pdf');
+    writeFileSync(pdf, '%PDF-1.4 long');
+    const reply = await send('a-long', [['files', pdf, 'long.pdf', 'application/pdf']], { text });
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('text must be at most 1000 characters') }]);
+    expect(await agentBubbles('a-long')).toEqual([]);
+  });
+
+  it('sends a text of 1,000 emoji with a file: the limit counts an emoji as one character', async () => {
+    await h.customerWrites('a-emoji', { text: 'hi' });
+    const pdf = files.file('emoji.pdf');
+    writeFileSync(pdf, '%PDF-1.4 emoji');
+    const reply = await send('a-emoji', [['files', pdf, 'emoji.pdf', 'application/pdf']], { text: '\u{1F600}'.repeat(1000) });
+    expect(reply.body.results.map((r) => [r.kind, r.ok])).toEqual([['text', true], ['file', true]]);
+  });
+
   it('fails only the unsupported or oversized item, which is never delivered; ok while one bubble succeeded', async () => {
     await h.customerWrites('a5', { text: 'hi' });
     const good = await writeJpeg(files.file('good.jpg'), 800, 600);

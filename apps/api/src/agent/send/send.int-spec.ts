@@ -149,6 +149,17 @@ describe('POST /api/agent/send', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
+  it('refuses a text with a lone surrogate with 400 naming the field: the customer and the journal would hold different texts', async () => {
+    await h.customerWrites('lone-user', { text: 'hello' });
+    const rawBody = '{"brandKey":"acme-kakao","userKey":"lone-user","text":"\\ud800abc"}';
+    const reply = await h.request('POST', '/api/agent/send', { rawBody });
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: expect.stringMatching(/^text is not well-formed Unicode/) }]);
+    expect((await h.customerChat('lone-user')).filter((b) => b.from === 'agent')).toEqual([]);
+    const paired = await h.request('POST', '/api/agent/send', { rawBody: '{"brandKey":"acme-kakao","userKey":"lone-user","text":"\\ud83d\\ude00 ok"}' });
+    expect(paired.body).toMatchObject({ ok: true });
+    expect((await h.customerChat('lone-user')).filter((b) => b.from === 'agent').map((b) => b.text)).toEqual(['\u{1F600} ok']);
+  });
+
   it('refuses such a key nested in an object that takes any field (a sandbox reference) the same way', async () => {
     const rawBody = '{"brandKey":"acme-kakao","text":"hi","reference":{"source":"banner","extra":[{"__proto__":{"polluted":1}}]}}';
     const reply = await h.request('POST', '/sandbox/customers/proto-nested/messages', { rawBody });

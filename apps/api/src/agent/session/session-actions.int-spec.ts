@@ -128,10 +128,21 @@ describe('end, end-with-bot, block and unblock', () => {
     expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'ben', text: 'x' })).body.code).toBe('-502');
   });
 
-  it('refuses a bot event longer than 100 characters with 400 naming botEvent', async () => {
-    const reply = await h.post('/api/agent/end-with-bot', { brandKey: 'acme-kakao', userKey: 'ben', botEvent: 'e'.repeat(101) });
-    expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('botEvent') });
+  it.each([
+    ['101 letters', 'e'.repeat(101)],
+    ['101 emoji', '\u{1F600}'.repeat(101)],
+    ['51 hearts with their variation selector (102 characters)', '\u2764\uFE0F'.repeat(51)],
+  ])('refuses a bot event of %s with 400 naming botEvent, before the messenger is called', async (_, botEvent) => {
+    await h.customerWrites('bot-long', { text: 'hi' });
+    const reply = await h.post('/api/agent/end-with-bot', { brandKey: 'acme-kakao', userKey: 'bot-long', botEvent });
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('botEvent must be at most 100 characters') }]);
+    expect((await h.post<Reply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'bot-long', text: 'still here' })).body.ok).toBe(true);
+  });
+
+  it('hands off with a bot event of 100 emoji: the service and the messenger count characters alike', async () => {
+    await h.customerWrites('bot-emoji', { text: 'hi' });
+    const reply = await h.post<Reply>('/api/agent/end-with-bot', { brandKey: 'acme-kakao', userKey: 'bot-emoji', botEvent: '\u{1F600}'.repeat(100) });
+    expect(reply.body).toMatchObject({ ok: true, code: '0' });
   });
 
   it('blocks: the consultation ends and sends fail with -511 until unblocked', async () => {

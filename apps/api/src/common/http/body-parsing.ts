@@ -3,7 +3,7 @@ import express from 'express';
 import { type ErrorReply, errorReply } from '../errors/envelope';
 import { toErrorReply } from '../errors/to-error-reply';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
-import { forbiddenKeyPath } from './json-keys';
+import { jsonDefect } from './json-content';
 
 function carriesBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
@@ -21,13 +21,17 @@ const FORM_ROUTES = new Set(['/api/auth/device/code', '/api/auth/device/token'])
 const CALLBACK_PATHS = /^\/upstream\//;
 
 /**
- * A `__proto__`, `constructor` or `prototype` key, anywhere: refused as the validation refuses an unknown field.
- * Not in the messenger's callbacks, where refusing would lose a customer's message for a key a partner chose.
+ * A `__proto__`, `constructor` or `prototype` key, anywhere, is refused as the validation refuses an unknown
+ * field; a string that is not well-formed Unicode is refused naming its field. Not in the messenger's callbacks,
+ * where refusing would lose a customer's message for what a partner sent.
  */
-function forbiddenKeyReply(req: Request): ErrorReply | undefined {
+function jsonDefectReply(req: Request): ErrorReply | undefined {
   if (CALLBACK_PATHS.test(req.path)) return undefined;
-  const path = forbiddenKeyPath(req.body);
-  return path === undefined ? undefined : errorReply('BAD_REQUEST', `property ${path} should not exist`);
+  const defect = jsonDefect(req.body);
+  if (defect === undefined) return undefined;
+  if (defect.problem === 'forbidden-key') return errorReply('BAD_REQUEST', `property ${defect.path} should not exist`);
+  const where = defect.path === '' ? 'the request body' : defect.path;
+  return errorReply('BAD_REQUEST', `${where} is not well-formed Unicode: it holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair)`);
 }
 
 export function jsonBodyParser(limit: string): RequestHandler {
@@ -52,7 +56,7 @@ export function jsonBodyParser(limit: string): RequestHandler {
             ? errorReply('BAD_REQUEST', 'the request body must be a JSON object')
             : nestsDeeperThan(req.body, MAX_JSON_DEPTH)
               ? errorReply('BAD_REQUEST', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`)
-              : forbiddenKeyReply(req);
+              : jsonDefectReply(req);
       if (!reply) return next();
       res.status(reply.status).json(reply.body);
     });

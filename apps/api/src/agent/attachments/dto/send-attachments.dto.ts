@@ -1,16 +1,22 @@
+import { MAX_TEXT_CHARACTERS } from '@brandwire/domain';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { EmptyAsUnset } from '../../../common/http/form-fields';
+import { MaxCharacters } from '../../../common/http/max-characters';
 import { CustomerTargetDto } from '../../send/dto/send-text.dto';
 
 export const IMAGE_STYLES = ['rich', 'plain'] as const;
 export type ImageStyle = (typeof IMAGE_STYLES)[number];
 
 export class SendAttachmentsDto extends CustomerTargetDto {
-  @ApiPropertyOptional({ description: 'rich images: the caption of the first image; plain photos: a text bubble sent before them; files only: a text bubble sent before them' })
+  @ApiPropertyOptional({
+    description: 'rich images: the caption of the first image; plain photos: a text bubble sent before them; files only: a text bubble sent before them (characters counted as code points)',
+    maxLength: MAX_TEXT_CHARACTERS,
+  })
   @IsOptional()
   @IsString()
-  @MaxLength(1000)
+  // checked before anything is sent: a text the messenger refused after the files went would leave half a send
+  @MaxCharacters(MAX_TEXT_CHARACTERS)
   text?: string;
 
   @ApiPropertyOptional({ enum: IMAGE_STYLES, default: 'rich' })

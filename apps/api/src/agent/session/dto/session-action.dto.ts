@@ -1,5 +1,7 @@
+import { MAX_BOT_EVENT_CHARACTERS } from '@brandwire/domain';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { IsOptional, IsString, Matches } from 'class-validator';
+import { MaxCharacters } from '../../../common/http/max-characters';
 import { CustomerTargetDto } from '../../send/dto/send-text.dto';
 
 export class EndDto extends CustomerTargetDto {
@@ -12,10 +14,10 @@ export class EndDto extends CustomerTargetDto {
 }
 
 export class EndWithBotDto extends CustomerTargetDto {
-  @ApiPropertyOptional({ description: 'the bot scenario event to hand off to', maxLength: 100 })
+  @ApiPropertyOptional({ description: 'the bot scenario event to hand off to (characters counted as code points)', maxLength: MAX_BOT_EVENT_CHARACTERS })
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxCharacters(MAX_BOT_EVENT_CHARACTERS)
   botEvent?: string;
 }
 
