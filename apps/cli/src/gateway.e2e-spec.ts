@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_TOKENS } from '@brandwire/client/testing';
@@ -182,12 +182,72 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect(Date.now() - Date.parse(startedAt)).toBeGreaterThanOrEqual(0);
     expect(Date.now() - Date.parse(startedAt)).toBeLessThan(60_000);
     expect(Math.abs(Date.parse(startedAt) - Date.parse(start.json<{ startedAt: string }>().startedAt))).toBeLessThan(2_000);
+    // what it relays and where it takes commands were only in the file: not known, rather than none
+    expect(status.json()).not.toHaveProperty('relays');
+    expect(status.json()).not.toHaveProperty('commandsUrl');
+    const text = await cli(['gateway', 'status']);
+    expect(text.stdout).toMatch(/^relays: +unknown \(its state file is damaged or gone\)$/m);
+    expect(text.stdout).toMatch(/^team-chat commands: +unknown \(its state file is damaged or gone\)$/m);
     const again = await cli(['gateway', 'start', '--json']);
     expect(again.json()).toMatchObject({ ok: true, started: false, pid });
+    expect(again.json()).not.toHaveProperty('relays');
+    expect((await cli(['gateway', 'start'])).stdout).toMatch(/^relays: +unknown \(its state file is damaged or gone\)$/m);
     const stop = await cli(['gateway', 'stop', '--json']);
     expect(stop.json()).toEqual({ ok: true, stopped: true, pid, killed: false, statePath });
     expect(isAlive(pid)).toBe(false);
     expect(existsSync(statePath)).toBe(false);
+  });
+
+  it('finds a running gateway whose state file is gone by its command line: status, start, the knowledge commands and stop see it', async () => {
+    const { pid } = (await cli(['gateway', 'start', '--json'])).json<{ pid: number }>();
+    rmSync(statePath);
+    const status = await cli(['gateway', 'status', '--json']);
+    expect(status.json()).toMatchObject({ ok: true, running: true, pid, port, answers: true });
+    expect(status.json()).not.toHaveProperty('relays');
+    expect((await cli(['gateway', 'start', '--json'])).json()).toMatchObject({ ok: true, started: false, pid });
+    expect((await cli(['knowledge', 'status', '--json'])).json()).toMatchObject({ via: 'gateway' });
+    const stop = await cli(['gateway', 'stop', '--json']);
+    expect(stop.json()).toEqual({ ok: true, stopped: true, pid, killed: false, statePath });
+    expect(isAlive(pid)).toBe(false);
+    expect((await cli(['knowledge', 'build', '--json'])).code).toBe(0);
+  });
+
+  it('finds a running gateway whose state file names another live process (its pid reused) by its command line, and never signals that process', async () => {
+    const { pid } = (await cli(['gateway', 'start', '--json'])).json<{ pid: number }>();
+    const other = spawn('sleep', ['60']);
+    try {
+      const state = JSON.parse(readFileSync(statePath, 'utf8')) as Record<string, unknown>;
+      writeFileSync(statePath, JSON.stringify({ ...state, pid: other.pid }));
+      const status = await cli(['gateway', 'status', '--json']);
+      expect(status.json()).toMatchObject({ ok: true, running: true, pid, port, answers: true });
+      expect(status.json()).not.toHaveProperty('relays');
+      expect(existsSync(statePath)).toBe(true);
+      const stop = await cli(['gateway', 'stop', '--json']);
+      expect(stop.json()).toEqual({ ok: true, stopped: true, pid, killed: false, statePath });
+      expect(isAlive(pid)).toBe(false);
+      expect(isAlive(other.pid as number)).toBe(true);
+      expect(existsSync(statePath)).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+
+  it('knowledge status says the graph file was read beside a gateway that runs but did not answer (paused)', async () => {
+    const { pid } = (await cli(['gateway', 'start', '--json'])).json<{ pid: number }>();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const json = await cli(['knowledge', 'status', '--json']);
+      expect(json.json()).toMatchObject({ ok: true, installed: true, via: 'graph', unansweredGatewayPid: pid, nodes: { Inquiry: 1, Response: 1 } });
+      const text = await cli(['knowledge', 'status']);
+      expect(text.stdout).toContain(`read through:      the graph file, read-only beside the gateway (pid ${pid}), which runs but whose query API did not answer just now\n`);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect((await cli(['gateway', 'stop', '--json'])).json()).toMatchObject({ stopped: true, pid });
+    const stopped = await cli(['knowledge', 'status', '--json']);
+    expect(stopped.json()).toMatchObject({ via: 'graph' });
+    expect(stopped.json()).not.toHaveProperty('unansweredGatewayPid');
+    expect((await cli(['knowledge', 'status'])).stdout).toContain('read through:      the graph file (the gateway is not running)\n');
   });
 
   it('kills a gateway that ignores SIGTERM once --timeout has passed', async () => {

@@ -58,8 +58,29 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     expect(json.json<{ messages: Array<{ text: string }> }>().messages[0]?.text).toBe('hi \u001b[2J\u001b]0;pwned\u0007 one\rtwo \u202eevil');
   });
 
-  it('rejects --max above 300 and requires --channel for rooms, profile and sysmsg', async () => {
-    expect((await s.run(['rooms', '--channel', 'acme-kakao', '--max', '301', '--json'], reader)).code).toBe(2);
+  it('lists up to 1,000 rooms with --max, as the service does, and refuses more (exit 2)', async () => {
+    const many = await s.run(['rooms', '--channel', 'acme-kakao', '--max', '1000', '--json'], reader);
+    expect(many.code).toBe(0);
+    expect(many.json()).toMatchObject({ ok: true, brand: 'acme-kakao', rooms: expect.arrayContaining([expect.objectContaining({ userKey: 'alice' })]) });
+    expect((await s.run(['rooms', '--channel', 'acme-kakao', '--max', '500', '--json'], reader)).code).toBe(0);
+    const tooMany = await s.run(['rooms', '--channel', 'acme-kakao', '--max', '1001', '--json'], reader);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.json()).toEqual({ ok: false, code: 'USAGE', error: 'Parsing --max; Expected an integer less than or equal to 1000 but received: 1001' });
+  });
+
+  it("refuses --max above 300 for one room's messages (--to/--user) with exit 2, naming the limit", async () => {
+    for (const customer of [['--to', 'alice'], ['--user', 'alice']]) {
+      const run = await s.run(['rooms', '--channel', 'acme-kakao', ...customer, '--max', '301', '--json'], reader);
+      expect(run.code).toBe(2);
+      expect(run.json()).toEqual({ ok: false, code: 'USAGE', error: "--max with --to/--user is at most 300 (a room's messages); the room list takes up to 1000" });
+    }
+    const text = await s.run(['rooms', '--channel', 'acme-kakao', '--to', 'alice', '--max', '1000'], reader);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain("Error: --max with --to/--user is at most 300 (a room's messages); the room list takes up to 1000\n");
+    expect((await s.run(['rooms', '--channel', 'acme-kakao', '--to', 'alice', '--max', '300', '--json'], reader)).code).toBe(0);
+  });
+
+  it('requires --channel for rooms, profile and sysmsg', async () => {
     for (const command of ['rooms', 'profile', 'sysmsg']) {
       const run = await s.run([command, '--json'], reader);
       expect(run.code).toBe(2);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CliError } from './cli-error';
 import type { Session, StoredConfig } from './config-store';
@@ -27,19 +27,32 @@ export function gatewayPaths(): GatewayPaths {
 }
 
 /**
- * The gateway's state when its process is running; a state file left by a gateway that is gone is removed. When
- * the file is damaged, the running gateway is found by its command line (its relays then unknown).
+ * A running gateway: as its state file describes it, or found by its command line when that file is damaged, gone
+ * or names another process (a reused pid); what it relays and where it takes commands are then not known.
  */
-export function runningGateway(paths: GatewayPaths = gatewayPaths()): GatewayState | undefined {
+export type RunningGateway = GatewayState & { foundBy: 'state file' | 'command line' };
+
+/** The gateway of this config folder when it runs; a state file left by a gateway that is gone is removed. */
+export function runningGateway(paths: GatewayPaths = gatewayPaths()): RunningGateway | undefined {
   const state = readGatewayState(paths.statePath);
-  if (state && runsGateway(state.pid, paths.statePath)) return state;
+  if (state && runsGateway(state.pid, paths.statePath)) return { ...state, foundBy: 'state file' };
+  const found = gatewayByCommandLine(paths.statePath);
+  if (found) return { ...found, foundBy: 'command line' };
   if (state) removeGatewayState(paths.statePath);
-  // only a file that is there but damaged sends us looking through the processes
-  return state === undefined && existsSync(paths.statePath) ? gatewayByCommandLine(paths.statePath) : undefined;
+  return undefined;
 }
 
-/** `relays`: what the running gateway relays signals to, as it says in its state file. */
-export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string; relays: string[]; commandsUrl: string | null } & GatewayPaths;
+/** What the running gateway relays signals to and where it takes the team chat's commands; absent when not known. */
+export interface GatewayRelays {
+  relays?: string[];
+  commandsUrl?: string | null;
+}
+
+function relaysOf(running: RunningGateway): GatewayRelays {
+  return running.foundBy === 'state file' ? { relays: running.relays ?? [], commandsUrl: running.commandsUrl ?? null } : {};
+}
+
+export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string } & GatewayRelays & GatewayPaths;
 
 /** Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer. */
 export async function startGateway(session: Session): Promise<GatewayStartResult> {
@@ -51,7 +64,7 @@ export async function startGateway(session: Session): Promise<GatewayStartResult
 async function startUnlessRunning(session: Session, paths: GatewayPaths): Promise<GatewayStartResult> {
   const { config } = session;
   const running = runningGateway(paths);
-  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, relays: running.relays ?? [], commandsUrl: running.commandsUrl ?? null, ...paths };
+  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, ...relaysOf(running), ...paths };
   const port = queryPortOf(config);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new CliError('CONFIG', `knowledge.queryPort in the config file must be a port from 1 to 65535, got ${JSON.stringify(port)}`, EXIT.error);
@@ -91,13 +104,14 @@ export async function stopGateway(graceSeconds = DEFAULT_STOP_GRACE_SECONDS): Pr
   const running = runningGateway(paths);
   if (!running) return { ok: true, stopped: false, pid: null, killed: false, statePath: paths.statePath };
   const how = await terminate(running.pid, graceSeconds * 1000);
-  // a gateway that was killed could not remove its state file, nor one that found it damaged
+  // a gateway that was killed could not remove its state file, nor one that found it damaged or naming another
+  // process; a file written since by a gateway that runs is that gateway's
   const onFile = readGatewayState(paths.statePath);
-  if (onFile === undefined || onFile.pid === running.pid) removeGatewayState(paths.statePath);
+  if (onFile === undefined || onFile.pid === running.pid || !runsGateway(onFile.pid, paths.statePath)) removeGatewayState(paths.statePath);
   return { ok: true, stopped: true, pid: running.pid, killed: how === 'killed', statePath: paths.statePath };
 }
 
-export interface GatewayStatusResult {
+export interface GatewayStatusResult extends GatewayRelays {
   ok: true;
   running: boolean;
   pid: number | null;
@@ -106,10 +120,6 @@ export interface GatewayStatusResult {
   uptimeSeconds: number | null;
   /** its query API answered just now */
   answers: boolean;
-  /** what it relays signals to */
-  relays: string[];
-  /** where it takes the team chat's commands, when it does */
-  commandsUrl: string | null;
   graphPath: string;
   logPath: string;
   statePath: string;
@@ -130,8 +140,7 @@ export async function gatewayStatus(config: StoredConfig): Promise<GatewayStatus
     startedAt: running?.startedAt || null,
     uptimeSeconds: Number.isNaN(started) ? null : Math.max(0, Math.round((Date.now() - started) / 1000)),
     answers,
-    relays: running?.relays ?? [],
-    commandsUrl: running?.commandsUrl ?? null,
+    ...(running ? relaysOf(running) : { relays: [], commandsUrl: null }),
     graphPath: running?.graph ?? paths.graphPath,
     logPath: paths.logPath,
     statePath: paths.statePath,

@@ -1,14 +1,25 @@
 import type { GatewayStartResult, GatewayStatusResult, GatewayStopResult } from './gateway-control';
 import { fields } from './output';
 
+/** Only the state file says what a gateway relays: one found by its command line does not tell. */
+const UNKNOWN = 'unknown (its state file is damaged or gone)';
+
+function relaysText(relays: string[] | undefined, none: string): string {
+  if (relays === undefined) return UNKNOWN;
+  return relays.length > 0 ? relays.join(', ') : none;
+}
+
+function commandsText(commandsUrl: string | null | undefined): string {
+  return commandsUrl === undefined ? UNKNOWN : (commandsUrl ?? 'off');
+}
+
 export function presentStart(result: GatewayStartResult): string {
   const head = result.started ? 'Started the gateway.' : 'The gateway is already running.';
-  const relays = result.relays.length > 0 ? result.relays.join(', ') : 'none (set a team-chat sink or a CRM with `brandwire setup`)';
   return `${head}\n${fields([
     ['pid', result.pid],
     ['port', result.port],
-    ['relays', relays],
-    ['team-chat commands', result.commandsUrl ?? 'off'],
+    ['relays', relaysText(result.relays, 'none (set a team-chat sink or a CRM with `brandwire setup`)')],
+    ['team-chat commands', commandsText(result.commandsUrl)],
     ['log', result.logPath],
     ['graph', result.graphPath],
   ])}`;
@@ -34,8 +45,8 @@ export function presentStatus(result: GatewayStatusResult): string {
       ['pid', result.pid],
       ['port', `${result.port}${result.answers ? '' : ' (its query API did not answer just now)'}`],
       ['uptime', result.uptimeSeconds === null ? null : duration(result.uptimeSeconds)],
-      ['relays', result.relays.length > 0 ? result.relays.join(', ') : 'none'],
-      ['team-chat commands', result.commandsUrl ?? 'off'],
+      ['relays', relaysText(result.relays, 'none')],
+      ['team-chat commands', commandsText(result.commandsUrl)],
       ['graph', result.graphPath],
       ['log', result.logPath],
     ]),

@@ -38,8 +38,8 @@ function gatewayArgs(pid: string, statePath: string): string[] | undefined {
 }
 
 /**
- * The gateway of this state file found by its command line (Linux), for when the file is damaged: its pid, and
- * its port and graph from its arguments; undefined when none runs, or where /proc is not.
+ * The gateway of this state file found by its command line (Linux), for when the file is damaged, gone or names
+ * another process: its pid, and its port and graph from its arguments; undefined when none runs, or where /proc is not.
  */
 export function gatewayByCommandLine(statePath: string): GatewayState | undefined {
   let pids: string[];

@@ -16,6 +16,8 @@ export interface KnowledgeReader {
   via: 'gateway' | 'graph';
   /** the gateway's query port when `via` is gateway */
   port?: number;
+  /** this config folder's gateway when it runs but its query API did not answer (hung, paused): the graph was opened beside it */
+  unansweredGatewayPid?: number;
 }
 
 /** `brandwire knowledge <command>`: the holder name other processes see while this one has the graph open. */
@@ -30,10 +32,12 @@ function holderOf(command: string): string {
  */
 export async function openReader(command: string, session: Session): Promise<KnowledgeReader> {
   const { gatewayAnswers, gatewayBackend, graphBackend } = await import('@brandwire/knowledge-web');
-  const port = runningGateway()?.port ?? (existsSync(knowledgeGraphPath()) ? undefined : queryPortOf(session.config));
+  const gateway = runningGateway();
+  const port = gateway?.port ?? (existsSync(knowledgeGraphPath()) ? undefined : queryPortOf(session.config));
   if (port !== undefined && (await gatewayAnswers(port))) return { backend: gatewayBackend(port), via: 'gateway', port };
+  // the gateway holds the graph read-only, so a read-only open here succeeds beside it
   const graph = await openGraph(command, { readOnly: true });
-  return { backend: graphBackend(graph), via: 'graph' };
+  return { backend: graphBackend(graph), via: 'graph', ...(gateway && { unansweredGatewayPid: gateway.pid }) };
 }
 
 /**

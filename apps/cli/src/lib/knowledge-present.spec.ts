@@ -1,5 +1,5 @@
 import type { SearchHit } from '@brandwire/knowledge';
-import { presentHits } from './knowledge-present';
+import { type KnowledgeStatusView, presentHits, presentStatus } from './knowledge-present';
 
 const hit = (over: Partial<SearchHit>): SearchHit => ({
   kind: 'inquiry',
@@ -23,5 +23,20 @@ describe('presentHits', () => {
 
   it('says when nothing matches', async () => {
     expect(await presentHits([], 'zeppelin')).toBe('Nothing in the graph matches "zeppelin".');
+  });
+});
+
+describe('presentStatus', () => {
+  const status = (over: Partial<KnowledgeStatusView>): KnowledgeStatusView => ({
+    installed: true, enabled: true, queryPort: 8790, graphPath: '/g/graph.kuzu', via: 'graph', kuzuVersion: '0.11.3', nodes: {}, relations: {}, ftsIndexes: [], ...over,
+  });
+
+  it.each([
+    [{ via: 'gateway' as const }, 'the gateway (port 8790)'],
+    [{ via: 'graph' as const }, 'the graph file (the gateway is not running)'],
+    [{ via: 'graph' as const, unansweredGatewayPid: 4242 }, 'the graph file, read-only beside the gateway (pid 4242), which runs but whose query API did not answer just now'],
+  ])('says what it read through: %j', async (over, text) => {
+    const line = (await presentStatus(status(over))).split('\n').find((l) => l.startsWith('read through:'));
+    expect(line?.replace(/^read through: +/, '')).toBe(text);
   });
 });

@@ -64,10 +64,29 @@ export interface KnowledgeStatusView {
   graphPath: string;
   /** where the figures came from: the running gateway, the graph file opened read-only, or nowhere (no graph yet) */
   via: 'gateway' | 'graph' | 'none';
+  /** with `via` graph: the pid of this config folder's gateway, which runs but whose query API did not answer */
+  unansweredGatewayPid?: number;
   kuzuVersion: string | null;
   nodes: Record<string, number>;
   relations: Record<string, number>;
   ftsIndexes: string[];
+}
+
+function readThrough(status: KnowledgeStatusView): string {
+  switch (status.via) {
+    case 'gateway':
+      return `the gateway (port ${status.queryPort})`;
+    case 'graph':
+      return status.unansweredGatewayPid === undefined
+        ? 'the graph file (the gateway is not running)'
+        : `the graph file, read-only beside the gateway (pid ${status.unansweredGatewayPid}), which runs but whose query API did not answer just now`;
+    case 'none':
+      return '-';
+    default: {
+      const unreachable: never = status.via;
+      throw new Error(`unknown reader ${String(unreachable)}`);
+    }
+  }
 }
 
 export async function presentStatus(status: KnowledgeStatusView): Promise<string> {
@@ -76,7 +95,7 @@ export async function presentStatus(status: KnowledgeStatusView): Promise<string
     ['enabled', status.enabled ? 'yes' : 'no'],
     ['graph', status.graphPath],
     ['query port', status.queryPort],
-    ['read through', { gateway: `the gateway (port ${status.queryPort})`, graph: 'the graph file (the gateway is not running)', none: '-' }[status.via]],
+    ['read through', readThrough(status)],
     ['kuzu', status.kuzuVersion],
     ['full-text indexes', status.installed ? status.ftsIndexes.join(', ') || 'none' : undefined],
   ]);

@@ -22,7 +22,8 @@ export default class KnowledgeStatus extends BrandwireCommand {
       const graph = await closing(reader.backend, (backend) => backend.status());
       // the graph read: through a gateway of another config folder, that folder's graph
       const graphPath = graph.path || base.graphPath;
-      result = { ...base, graphPath, installed: graph.installed, via: reader.via, kuzuVersion: graph.kuzuVersion, nodes: graph.nodes, relations: graph.relations, ftsIndexes: graph.ftsIndexes };
+      const unanswered = reader.unansweredGatewayPid === undefined ? {} : { unansweredGatewayPid: reader.unansweredGatewayPid };
+      result = { ...base, graphPath, installed: graph.installed, via: reader.via, ...unanswered, kuzuVersion: graph.kuzuVersion, nodes: graph.nodes, relations: graph.relations, ftsIndexes: graph.ftsIndexes };
     }
     await this.show(() => presentStatus(result));
     return result;
