@@ -15,9 +15,13 @@ export class IdempotencyRepo {
     private readonly tx: Transactions,
   ) {}
 
-  /** Claims the key for this request, or tells what an earlier request with the same key became. */
-  claim(keyId: string, idemKey: string, requestHash: string, nowMs: number): Promise<IdempotencyClaim> {
+  /**
+   * Claims the key for this request, or tells what an earlier request with the same key became; a claim made
+   * before `forgottenBeforeMs` counts as forgotten, whether or not a sweep removed it yet.
+   */
+  claim(keyId: string, idemKey: string, requestHash: string, nowMs: number, forgottenBeforeMs: number): Promise<IdempotencyClaim> {
     return this.tx.run(async (trx) => {
+      await trx.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idem_key', '=', idemKey).where('created_ms', '<', forgottenBeforeMs).execute();
       const inserted = await trx
         .insertInto('idempotency_keys')
         .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs })

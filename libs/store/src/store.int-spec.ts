@@ -249,16 +249,20 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
   });
 
   it('claims an idempotency key once and replays its answer; another body conflicts', async () => {
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 1)).toEqual({ kind: 'new' });
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 2)).toEqual({ kind: 'in_progress' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 1, 0)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 2, 0)).toEqual({ kind: 'in_progress' });
     await store.idempotency.complete('k1', 'idem-1', 200, { ok: true, serial: 's' });
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 3)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 's' } });
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 3)).toEqual({ kind: 'conflict' });
-    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-b', 3)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 3, 0)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 's' } });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 3, 0)).toEqual({ kind: 'conflict' });
+    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-b', 3, 0)).toEqual({ kind: 'new' });
     await store.idempotency.release('k2', 'idem-1');
-    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-c', 4)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-c', 4, 0)).toEqual({ kind: 'new' });
     await store.idempotency.forgetOlderThan(4);
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 5)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 5, 0)).toEqual({ kind: 'new' });
+    // a claim past its keeping counts as forgotten before any sweep
+    await store.idempotency.complete('k1', 'idem-1', 200, { ok: true, serial: 't' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 6, 5)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 't' } });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-d', 7, 6)).toEqual({ kind: 'new' });
   });
 
   it('remembers upload URLs with their kind and image type', async () => {

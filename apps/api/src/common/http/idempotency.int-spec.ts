@@ -116,4 +116,19 @@ describe('Idempotency-Key on sends', () => {
     ]);
     await files.cleanup();
   });
+
+  // last: it moves the clock a day on
+  it('forgets a key 24 hours of the sandbox clock after its first use: the same key and body then send again', async () => {
+    await h.customerWrites('i3', { text: 'hello' });
+    const once = () => h.request<SendReply>('POST', '/api/agent/send', { token: TOKENS.writer, headers: { 'idempotency-key': 'daily-1' }, body: { brandKey: 'acme-kakao', userKey: 'i3', text: 'good morning' } });
+    const first = await once();
+    await h.post('/sandbox/clock', { advanceSeconds: 23 * 3600 });
+    expect((await once()).headers.get('idempotent-replayed')).toBe('true');
+    await h.post('/sandbox/clock', { advanceSeconds: 3600 + 1 });
+    const later = await once();
+    expect(later.body).toMatchObject({ ok: true });
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    expect(later.body.serial).not.toBe(first.body.serial);
+    expect((await h.customerChat('i3')).filter((b) => b.from === 'agent').map((b) => b.serial)).toEqual([first.body.serial, later.body.serial]);
+  });
 });

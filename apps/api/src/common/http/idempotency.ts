@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Store } from '@brandwire/store';
+import type { ShiftableClock } from '@brandwire/upstream';
 import { type ExecutionContext, Inject, Injectable, createParamDecorator } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { STORE } from '../../app/tokens';
+import { CLOCK, STORE } from '../../app/tokens';
 import type { AuthenticatedRequest } from '../auth/principal';
 import { fail } from '../errors/envelope';
 
@@ -59,7 +60,10 @@ export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionCo
 export class IdempotencyService {
   private lastSweep = 0;
 
-  constructor(@Inject(STORE) private readonly store: Store) {}
+  constructor(
+    @Inject(STORE) private readonly store: Store,
+    @Inject(CLOCK) private readonly clock: ShiftableClock,
+  ) {}
 
   /** Runs `handler` once per key and request; without a key, simply runs it. */
   async run<T>(call: IdempotentCall | undefined, handler: () => Promise<T>): Promise<T> {
@@ -97,12 +101,13 @@ export class IdempotencyService {
   }
 
   private async claim(call: IdempotentCall) {
-    const now = Date.now();
-    if (now - this.lastSweep > SWEEP_EVERY_MS) {
+    // the service's clock, which the sandbox's clock moves: keys are forgotten after 24 hours of it
+    const now = this.clock.now();
+    if (Math.abs(now - this.lastSweep) > SWEEP_EVERY_MS) {
       this.lastSweep = now;
       await this.store.idempotency.forgetOlderThan(now - RETENTION_MS);
     }
-    return this.store.idempotency.claim(call.keyId, call.idemKey, call.hash, now);
+    return this.store.idempotency.claim(call.keyId, call.idemKey, call.hash, now, now - RETENTION_MS);
   }
 }
 
