@@ -1,22 +1,20 @@
 import 'reflect-metadata';
 import { isDataDirInUse, isDatabaseUnreachable } from '@brandwire/store';
 import { SandboxStateError } from '@brandwire/upstream';
-import { ConfigError, loadConfig } from './config/config';
-import { startService } from './app/start-service';
+import { ConfigError, type Config, loadConfig } from './config/config';
+import { ListenError } from './app/listen';
+import { type ListeningService, startService } from './app/start-service';
 import { SeedError } from './seed/seed-file';
 
 /** How long a stop may take before the process ends anyway. */
 const CLOSE_TIMEOUT_MS = 20_000;
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const service = await startService(config);
-  const { demoKeys, runtime } = service;
+function banner(config: Config, { url, runtime, demoKeys }: ListeningService): string {
   const lines = [
-    `Brandwire listening on ${service.url}`,
+    `Brandwire listening on ${url}`,
     `  storage: ${runtime.store.dialect}${runtime.store.dialect === 'sqlite' ? ` (${config.dataDir})` : ''}`,
     `  messenger: ${config.upstreamUrl ?? 'sandbox messenger in this process'}`,
-    `  API documentation: ${service.url}/api/docs`,
+    `  API documentation: ${url}/api/docs`,
   ];
   if (demoKeys) {
     lines.push(
@@ -26,7 +24,12 @@ async function main(): Promise<void> {
       `  BrandWrite key: ${demoKeys.agent}`,
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const service = await startService(config, { onListening: (listening) => process.stdout.write(banner(config, listening)) });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -51,7 +54,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof SeedError || error instanceof SandboxStateError || isDataDirInUse(error) || isDatabaseUnreachable(error);
+  const known =
+    error instanceof ConfigError ||
+    error instanceof ListenError ||
+    error instanceof SeedError ||
+    error instanceof SandboxStateError ||
+    isDataDirInUse(error) ||
+    isDatabaseUnreachable(error);
   process.stderr.write(`brandwire: ${known ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

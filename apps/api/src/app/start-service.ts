@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { SerialGenerator } from '@brandwire/domain';
 import { type Store, openStore } from '@brandwire/store';
@@ -16,14 +15,18 @@ import { answerClientErrorsInEnvelope } from '../common/http/client-errors';
 import { ConnectionDrain } from '../common/http/connection-drain';
 import { validationPipe } from '../common/http/validation';
 import type { Config } from '../config/config';
+import { checkDataDir } from '../config/data-dir';
 import { mountOpenApi } from '../docs/openapi';
-import { type DemoKeys, applySeed, createDemoIfEmpty } from '../seed/apply-seed';
+import { applySeed } from '../seed/apply-seed';
+import { type DemoKeys, newDemoKeys, prepareDemoBrand, saveDemoKeys } from '../seed/demo-brand';
 import { cachedRoomPages } from '../retrieval/cached-room-pages.middleware';
 import { RoomPageCache } from '../retrieval/room-page-cache';
 import { parseSeed } from '../seed/seed-file';
 import { SandboxSettingsSync } from '../settings/sandbox-settings-sync';
 import { AppModule } from './app.module';
+import { hostAndPort, listen } from './listen';
 import { PinoNestLogger, createLogger } from './pino-logger';
+import { RequestGate } from './request-gate';
 import type { Runtime } from './runtime';
 import { linkUpstream } from './upstream-link';
 
@@ -36,7 +39,25 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ store: Store; demoKeys: DemoKeys | undefined }> {
+/** The service as it first answers on its URL. */
+export interface ListeningService {
+  url: string;
+  runtime: Runtime;
+  /** the demo keys, only on the first start without a seed; not stored yet */
+  demoKeys: DemoKeys | undefined;
+}
+
+export interface StartOptions {
+  /**
+   * Called once the service listens, before the demo keys of a first start are stored: the person starting the
+   * service sees them here or never (only their hashes are kept), so keys are never stored unseen, not even by a
+   * start that fails or crashes before it shows them; the next start makes and shows new ones.
+   */
+  onListening?: (service: ListeningService) => void;
+}
+
+async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ store: Store; demoWanted: boolean }> {
+  if (config.databaseUrl === undefined) checkDataDir(config.dataDir);
   const store = await openStore({
     dataDir: config.dataDir,
     databaseUrl: config.databaseUrl,
@@ -51,9 +72,9 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
   try {
     if (config.seedFile) {
       await applySeed(store, parseSeed(await readFile(config.seedFile, 'utf8'), config.seedFile));
-      return { store, demoKeys: undefined };
+      return { store, demoWanted: false };
     }
-    return { store, demoKeys: await createDemoIfEmpty(store) };
+    return { store, demoWanted: await prepareDemoBrand(store) };
   } catch (error) {
     await store.close();
     throw error;
@@ -61,9 +82,10 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
 }
 
 /** Opens storage, links the messenger, and serves the API until closed. */
-export async function startService(config: Config): Promise<RunningService> {
+export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const clock = new ShiftableClock();
-  const { store, demoKeys } = await prepareStore(config, clock);
+  const { store, demoWanted } = await prepareStore(config, clock);
+  const untilKeysStored = demoWanted ? new RequestGate() : undefined;
   let upstream: Awaited<ReturnType<typeof linkUpstream>> | undefined;
   let app: NestExpressApplication | undefined;
   try {
@@ -82,7 +104,7 @@ export async function startService(config: Config): Promise<RunningService> {
       abortOnError: false,
       logger: new PinoNestLogger(createLogger(config.logLevel)),
     });
-    const { url, drain } = await serve(app, config);
+    const { url, drain } = await serve(app, config, untilKeysStored);
     if (upstream.sandbox) {
       const { control } = upstream.sandbox;
       const callbackUrl = `${config.publicUrl ?? url}/upstream`;
@@ -96,6 +118,10 @@ export async function startService(config: Config): Promise<RunningService> {
         await settings.syncAll();
       });
     }
+    const demoKeys = demoWanted ? newDemoKeys() : undefined;
+    options.onListening?.({ url, runtime, demoKeys });
+    if (demoKeys) await saveDemoKeys(store, demoKeys);
+    untilKeysStored?.open();
     const running = { app, upstream };
     return {
       url,
@@ -111,6 +137,7 @@ export async function startService(config: Config): Promise<RunningService> {
     };
   } catch (error) {
     // a service that did not start leaves nothing open behind: its data folder is free for the next attempt
+    untilKeysStored?.fail();
     await app?.close().catch(() => undefined);
     await upstream?.close().catch(() => undefined);
     await store.close();
@@ -119,9 +146,10 @@ export async function startService(config: Config): Promise<RunningService> {
 }
 
 /** Sets up the HTTP layer of the app and listens; the URL it answers on, and how its connections end at a stop. */
-async function serve(app: NestExpressApplication, config: Config): Promise<{ url: string; drain: ConnectionDrain }> {
+async function serve(app: NestExpressApplication, config: Config, gate: RequestGate | undefined): Promise<{ url: string; drain: ConnectionDrain }> {
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (gate) app.use(gate.middleware);
   app.use(cachedRoomPages(app.get(RoomPageCache), app.get(ApiKeysService), app.get(BrandAccessService)));
   app.use(jsonBodyParser(config.jsonBodyLimit));
   app.useGlobalFilters(new EnvelopeFilter(allowedMethodsOf(app.getHttpAdapter().getInstance())));
@@ -129,7 +157,8 @@ async function serve(app: NestExpressApplication, config: Config): Promise<{ url
   mountOpenApi(app);
   answerClientErrorsInEnvelope(app.getHttpServer());
   const drain = new ConnectionDrain(app.getHttpServer());
-  await app.listen(config.port, config.host);
-  const address = app.getHttpServer().address() as AddressInfo;
-  return { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}`, drain };
+  // not Nest's listen: it also logs a failure, as a JSON line, before the service reports it in one of its own
+  await app.init();
+  const address = await listen(app.getHttpServer(), config.port, config.host);
+  return { url: `http://${hostAndPort(config.host, address.port)}`, drain };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '@brandwire/store';
 import { senderKeyOf } from '@brandwire/upstream';
-import { hashToken, newToken } from '../common/auth/api-keys.service';
+import { hashToken } from '../common/auth/api-keys.service';
 import { type Seed, SeedError } from './seed-file';
 
 function keyId(): string {
@@ -30,32 +30,4 @@ export async function applySeed(store: Store, seed: Seed): Promise<void> {
     if (unknown) throw new SeedError(`key "${key.name}" names brand "${unknown}", which does not exist`);
     await store.directory.saveApiKey({ id: keyId(), tokenHash: hashToken(key.token), name: key.name, scope: key.scope, brandIds: key.brands });
   }
-}
-
-export interface DemoKeys {
-  admin: string;
-  agent: string;
-}
-
-export const DEMO_BRAND = 'demo';
-export const DEMO_CHANNEL = 'demo-kakao';
-
-/** On a first start without a seed: a demo brand with a Kakao-type channel, an Admin key and a BrandWrite key. */
-export async function createDemoIfEmpty(store: Store): Promise<DemoKeys | undefined> {
-  if ((await store.directory.countApiKeys()) > 0) return undefined;
-  const keys = { admin: newToken(), agent: newToken() };
-  await applySeed(store, {
-    brands: [
-      {
-        id: DEMO_BRAND,
-        name: 'Demo Brand',
-        channels: [{ key: DEMO_CHANNEL, name: 'Demo Kakao', type: 'kakao', chatbotBuilder: true, plan: { consultations: 1000 } }],
-      },
-    ],
-    keys: [
-      { token: keys.admin, name: 'demo-admin', scope: 'Admin', brands: [DEMO_BRAND] },
-      { token: keys.agent, name: 'demo-agent', scope: 'BrandWrite', brands: [DEMO_BRAND] },
-    ],
-  });
-  return keys;
 }

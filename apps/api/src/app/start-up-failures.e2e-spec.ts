@@ -1,0 +1,132 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, type Server, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startBuiltService, stopBuiltService } from '../test-support/built-service';
+
+const MAIN = resolve(__dirname, '../../dist/main.js');
+
+/** Root may write in any folder and listen on any port: run as nobody there, to meet what a user meets. */
+const UNPRIVILEGED = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+
+/** Runs the built service as a user who is not root, to its end: its exit code and everything it printed. */
+function runUnprivileged(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    cwd: tmpdir(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...UNPRIVILEGED,
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((done) => child.on('close', (code) => done({ code, output })));
+}
+
+/** The first port any user may listen on (Linux; elsewhere the usual 1024). */
+function unprivilegedPortStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_unprivileged_port_start', 'utf8').trim());
+  } catch {
+    return 1024;
+  }
+}
+
+async function takePort(): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+describe('the service started where it cannot listen', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-listen-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('stops with one line naming PORT on a port in use', async () => {
+    const taken = await takePort();
+    try {
+      await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(taken.port) })).rejects.toThrow(
+        new Error(`service exited with 1:\nbrandwire: cannot listen on 127.0.0.1:${taken.port}: the address is in use (PORT)\n`),
+      );
+    } finally {
+      taken.server.close();
+    }
+  }, 30_000);
+
+  it('shows the demo keys at the start after a first start on a port in use, and they work', async () => {
+    const firstDataDir = join(dataDir, 'first');
+    const taken = await takePort();
+    try {
+      await expect(startBuiltService({ BRANDWIRE_DATA_DIR: firstDataDir, PORT: String(taken.port) })).rejects.toThrow('service exited with 1:');
+    } finally {
+      taken.server.close();
+    }
+
+    const started = await startBuiltService({ BRANDWIRE_DATA_DIR: firstDataDir });
+    try {
+      expect(started.output()).toContain('These keys are shown only this once');
+      for (const [label, name] of [['Admin key', 'demo-admin'], ['BrandWrite key', 'demo-agent']]) {
+        const key = new RegExp(`${label}:\\s+(bw_\\S+)`).exec(started.output())?.[1] ?? '';
+        const me = await fetch(`${started.url}/api/agent/me`, { headers: { authorization: `Bearer ${key}` } });
+        expect([me.status, ((await me.json()) as { name?: string }).name]).toEqual([200, name]);
+      }
+    } finally {
+      expect(await stopBuiltService(started.child)).toBe(0);
+    }
+  }, 60_000);
+
+  it('stops with one line naming HOST on an address not of this machine', async () => {
+    await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, HOST: '192.0.2.1', PORT: '8080' })).rejects.toThrow(
+      new Error(`service exited with 1:\nbrandwire: cannot listen on 192.0.2.1:8080: the address is not one of this machine's (HOST)\n`),
+    );
+  }, 30_000);
+
+  const privilegedPort = unprivilegedPortStart() > 80 ? 80 : undefined;
+  (privilegedPort ? it : it.skip)('stops with one line naming PORT on a port its user may not use (skipped where any user may use port 80)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'brandwire-privileged-'));
+    chmodSync(folder, 0o777);
+    try {
+      expect(await runUnprivileged({ BRANDWIRE_DATA_DIR: join(folder, 'data'), PORT: String(privilegedPort) })).toEqual({
+        code: 1,
+        output: `brandwire: cannot listen on 127.0.0.1:${privilegedPort}: this user may not use the port (PORT)\n`,
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('the service started with a data folder it cannot use', () => {
+  const root = mkdtempSync(join(tmpdir(), 'brandwire-bad-data-dir-'));
+  const file = join(root, 'a-file');
+  writeFileSync(file, '');
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it.each([
+    [file, `BRANDWIRE_DATA_DIR=${file} is not a folder (EEXIST)`],
+    [join(file, 'data'), `BRANDWIRE_DATA_DIR=${join(file, 'data')} is not a folder: ${file} is a file (ENOTDIR)`],
+  ])('BRANDWIRE_DATA_DIR=%s stops the start with one line naming it', async (dataDir, message) => {
+    await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir })).rejects.toThrow(new Error(`service exited with 1:\nbrandwire: ${message}\n`));
+  }, 30_000);
+
+  it("stops with one line naming BRANDWIRE_DATA_DIR when the folder is its user's but read-only (mode 0500)", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'brandwire-read-only-'));
+    const readOnly = join(folder, 'data');
+    chmodSync(folder, 0o755);
+    mkdirSync(readOnly, { mode: 0o500 });
+    if (UNPRIVILEGED) chownSync(readOnly, UNPRIVILEGED.uid, UNPRIVILEGED.gid);
+    try {
+      expect(await runUnprivileged({ BRANDWIRE_DATA_DIR: readOnly })).toEqual({
+        code: 1,
+        output: `brandwire: BRANDWIRE_DATA_DIR=${readOnly} is a folder this service may not write to (EACCES)\n`,
+      });
+      expect(await runUnprivileged({ BRANDWIRE_DATA_DIR: join(readOnly, 'data') })).toEqual({
+        code: 1,
+        output: `brandwire: BRANDWIRE_DATA_DIR=${join(readOnly, 'data')} cannot be made: this service may not write to ${readOnly} (EACCES)\n`,
+      });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
