@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,12 @@ const MAIN = resolve(__dirname, '../../dist/main.js');
 
 /** Root may write in any folder and listen on any port: run as nobody there, to meet what a user meets. */
 const UNPRIVILEGED = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : undefined;
+
+/** Whether nobody can run the built service from where this checkout is (not under a folder only root may enter). */
+const runsUnprivileged =
+  UNPRIVILEGED === undefined ||
+  spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(MAIN)}, require('node:fs').constants.R_OK)`], { ...UNPRIVILEGED, stdio: 'ignore' }).status === 0;
+const asUser = runsUnprivileged ? it : it.skip;
 
 /** Runs the built service as a user who is not root, to its end: its exit code and everything it printed. */
 function runUnprivileged(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
@@ -83,7 +89,7 @@ describe('the service started where it cannot listen', () => {
   }, 30_000);
 
   const privilegedPort = unprivilegedPortStart() > 80 ? 80 : undefined;
-  (privilegedPort ? it : it.skip)('stops with one line naming PORT on a port its user may not use (skipped where any user may use port 80)', async () => {
+  (privilegedPort ? asUser : it.skip)('stops with one line naming PORT on a port its user may not use (skipped where any user may use port 80, or nobody cannot reach the checkout)', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'brandwire-privileged-'));
     chmodSync(folder, 0o777);
     try {
@@ -110,7 +116,7 @@ describe('the service started with a data folder it cannot use', () => {
     await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir })).rejects.toThrow(new Error(`service exited with 1:\nbrandwire: ${message}\n`));
   }, 30_000);
 
-  it("stops with one line naming BRANDWIRE_DATA_DIR when the folder is its user's but read-only (mode 0500)", async () => {
+  asUser("stops with one line naming BRANDWIRE_DATA_DIR when the folder is its user's but read-only (mode 0500; skipped when nobody cannot reach the checkout)", async () => {
     const folder = mkdtempSync(join(tmpdir(), 'brandwire-read-only-'));
     const readOnly = join(folder, 'data');
     chmodSync(folder, 0o755);
