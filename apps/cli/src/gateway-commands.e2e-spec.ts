@@ -1,5 +1,5 @@
-import { createHmac, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createHmac, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TEST_TOKENS } from '@brandwire/client/testing';
 import { type CliRun, CliSandbox } from './test-support/cli';
@@ -7,6 +7,9 @@ import { freePort } from './test-support/processes';
 
 const SLACK_SECRET = 'slack-signing-secret-0001';
 const WEBHOOK_SECRET = 'webhook-command-token-0001';
+/** The Discord application's key pair: the gateway holds the public key (hex, as the Developer Portal shows it), Discord signs with the private one. */
+const DISCORD = generateKeyPairSync('ed25519');
+const DISCORD_PUBLIC_KEY = Buffer.from(String(DISCORD.publicKey.export({ format: 'jwk' }).x), 'base64url').toString('hex');
 
 describe("brandwire gateway: the team chat's commands", () => {
   let s: CliSandbox;
@@ -154,6 +157,53 @@ describe("brandwire gateway: the team chat's commands", () => {
     });
   });
 
+  describe("from Discord (interactions, signed with the application's key)", () => {
+    let gateway: Awaited<ReturnType<typeof gatewayWith>>;
+    beforeAll(async () => {
+      gateway = await gatewayWith('commands-discord', 'discord', DISCORD_PUBLIC_KEY);
+    });
+    afterAll(() => gateway.cli(['gateway', 'stop', '--timeout', '2']));
+
+    const interact = async (interaction: object, options: { ageSeconds?: number; signature?: string } = {}): Promise<{ status: number; body: unknown }> => {
+      const body = JSON.stringify({ id: randomUUID(), application_id: '1', token: 'interaction-token', version: 1, ...interaction });
+      const timestamp = String(Math.floor(Date.now() / 1000) - (options.ageSeconds ?? 0));
+      const signature = options.signature ?? sign(null, Buffer.from(timestamp + body), DISCORD.privateKey).toString('hex');
+      const response = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp }, body });
+      return { status: response.status, body: await response.json() };
+    };
+    const slash = (name: string, options: Record<string, string>) => ({
+      type: 2,
+      data: { id: '9', name, type: 1, options: Object.entries(options).map(([option, value]) => ({ name: option, type: 3, value })) },
+      member: { user: { id: '7', username: 'mina' } },
+    });
+
+    it('answers its PING, refuses a bad signature or an old one, and runs /cs-memo and /cs-who', async () => {
+      expect(await interact({ type: 1 })).toEqual({ status: 200, body: { type: 1 } });
+      expect((await interact({ type: 1 }, { signature: 'ab'.repeat(64) })).status).toBe(401);
+      expect((await interact({ type: 1 }, { ageSeconds: 6 * 60 })).status).toBe(401);
+      expect(readFileSync(join(gateway.config, 'gateway', 'gateway.log'), 'utf8')).toContain('team-chat commands (discord) on');
+      const memo = await interact(slash('cs-memo', { customer: 'acme-kakao:kim', memo: 'wants the invoice' }));
+      expect(memo).toEqual({ status: 200, body: { type: 4, data: { content: 'memo kept for kim \\(acme-kakao\\); /cs-who acme-kakao:kim shows the memos', allowed_mentions: { parse: [] } } } });
+      const who = await interact(slash('cs-who', { customer: 'acme-kakao:kim' }));
+      expect(who).toEqual({
+        status: 200,
+        body: {
+          type: 4,
+          data: {
+            content: expect.stringMatching(/^kim \\\(acme-kakao\\\): consultation in progress.*"Hello from Kakao"\nMemos:\n- .* mina: wants the invoice$/),
+            allowed_mentions: { parse: [] },
+            flags: 64,
+          },
+        },
+      });
+      expect(await interact(slash('cs-who', { customer: 'kim' }))).toEqual({
+        status: 200,
+        body: { type: 4, data: { content: 'kim is a customer of acme-kakao and acme-naver: say which, e.g. /cs-who acme-kakao:kim', allowed_mentions: { parse: [] }, flags: 64 } },
+      });
+      expect((await interact({ type: 4, data: { name: 'cs-who', options: [] } })).status).toBe(400);
+    });
+  });
+
   it('refuses commands without a team chat, and a secret shorter than 16 characters', async () => {
     const config = s.configDir('commands-no-sink');
     mkdirSync(config, { recursive: true, mode: 0o700 });
@@ -163,5 +213,31 @@ describe("brandwire gateway: the team chat's commands", () => {
     const setup = await s.run(['setup', TEST_TOKENS.writer, '--commands-secret', 'short', '--json'], { config });
     expect(setup.code).toBe(2);
     expect(setup.json()).toMatchObject({ code: 'USAGE', error: '--commands-secret must be at least 16 characters' });
+  });
+
+  it("refuses a Discord team chat's commands secret that is not the application's public key, in setup and at the gateway's start", async () => {
+    const config = s.configDir('commands-discord-secret');
+    const sink = ['--sink-type', 'discord', '--sink-url', 'https://discord.com/api/webhooks/1/hook-token'];
+    const setup = await s.run(['setup', TEST_TOKENS.writer, ...sink, '--commands-secret', SLACK_SECRET, '--json'], { config });
+    expect({ code: setup.code, json: setup.json() }).toMatchObject({
+      code: 1,
+      json: {
+        ok: false,
+        code: 'CONFIG',
+        setting: 'gateway.commands.secret',
+        error: "the team chat is Discord, whose commands are checked with the application's public key: --commands-secret must be its 64 hex characters (Developer Portal, the application's General Information)",
+      },
+    });
+    expect(existsSync(join(config, 'config.json'))).toBe(false);
+    const stored = await s.run(['setup', TEST_TOKENS.writer, ...sink, '--commands-secret', DISCORD_PUBLIC_KEY, '--json'], { config });
+    expect({ code: stored.code, stderr: stored.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(stored.json()).toMatchObject({ gateway: { sink: { type: 'discord', url: 'https://discord.com/…' }, commands: { secret: 'set' } } });
+    expect(JSON.parse(readFileSync(join(config, 'config.json'), 'utf8'))).toMatchObject({ gateway: { commands: { secret: DISCORD_PUBLIC_KEY } } });
+    // a secret stored by hand (or for another team chat) is refused when the gateway starts
+    const edited = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')) as { gateway: { commands: { secret: string } } };
+    edited.gateway.commands.secret = DISCORD_PUBLIC_KEY.slice(2);
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ ...edited, knowledge: { queryPort: await freePort() } }), { mode: 0o600 });
+    const start = await s.run(['gateway', 'start', '--json'], { config });
+    expect({ code: start.code, json: start.json() }).toMatchObject({ code: 1, json: { ok: false, code: 'CONFIG', setting: 'gateway.commands.secret' } });
   });
 });

@@ -18,6 +18,7 @@ export default class Setup extends BrandwireCommand {
   static override examples = [
     '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --endpoint http://127.0.0.1:8080 --channel acme-kakao',
     '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --dry-run --json',
+    '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --sink-type discord --sink-url https://discord.com/api/webhooks/… --commands-secret <public-key-hex>',
     '<%= config.bin %> setup',
   ];
   // ignoreStdin: a key is never read from a pipe (oclif would race 10 ms for it); without a terminal, pass it as the argument
@@ -32,7 +33,8 @@ export default class Setup extends BrandwireCommand {
     'crm-url': string({ description: 'gateway: CRM API URL', helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'crm-token': string({ description: 'gateway: CRM API token', helpGroup: 'GATEWAY', helpValue: '<token>' }),
     'commands-secret': string({
-      description: "gateway: the team chat's commands (/cs-who, /cs-close, /cs-memo): Slack's signing secret, the Teams outgoing webhook's security token, or a bearer token (16+ characters) for a webhook team chat",
+      description:
+        "gateway: the team chat's commands (/cs-who, /cs-close, /cs-memo): Slack's signing secret, the Teams outgoing webhook's security token, the Discord application's public key (64 hex characters), or a bearer token (16+ characters) for a webhook team chat",
       helpGroup: 'GATEWAY',
       helpValue: '<secret>',
     }),

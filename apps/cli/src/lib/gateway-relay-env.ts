@@ -1,6 +1,7 @@
 import { AI_REPLY_MODES } from '@brandwire/ai';
 import { providerOf } from './ai-model';
 import { CliError, authRequired } from './cli-error';
+import { checkCommandsSecret } from './commands-secret';
 import type { Session } from './config-store';
 import { EXIT } from './exit-codes';
 
@@ -20,8 +21,9 @@ export function relayEnvironment(session: Session): Record<string, string> {
   // the stored scope is the stored key's; a key from BRANDWIRE_TOKEN is found out by the service
   if (answering) checkAnswering(answering, Boolean(sink?.url), session.tokenSource === 'config' ? session.config.scope : undefined);
   if (commanded && !sink?.url) {
-    throw new CliError('CONFIG', 'team-chat commands are set (gateway.commands) but no team-chat sink is', EXIT.error, { setting: 'gateway.commands' }, '`brandwire setup <key> --sink-type slack|teams|webhook --sink-url <url>`');
+    throw new CliError('CONFIG', 'team-chat commands are set (gateway.commands) but no team-chat sink is', EXIT.error, { setting: 'gateway.commands' }, '`brandwire setup <key> --sink-type slack|teams|discord|webhook --sink-url <url>`');
   }
+  if (commanded) checkCommandsSecret(session.config.gateway);
   return {
     [RELAY_ENV]: JSON.stringify({
       endpoint: session.endpoint,

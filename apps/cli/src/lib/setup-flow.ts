@@ -3,6 +3,7 @@ import { CliError, usageError } from './cli-error';
 import { EXIT } from './exit-codes';
 import { type GatewaySettings, type Session, type StoredConfig, writeConfig } from './config-store';
 import { withProvider } from './ai-model';
+import { checkCommandsSecret } from './commands-secret';
 import { checkEndpoint, clientFor } from './connect';
 
 /** Asks a person, on a terminal only. */
@@ -89,6 +90,9 @@ async function chooseChannel(input: SetupInput, me: MeResponse, stored: string |
 
 /** setup: verifies the key against the service (GET /api/agent/me) and stores it, unless --dry-run. */
 export async function runSetup(input: SetupInput, session: Session): Promise<SetupResult> {
+  // a secret that cannot be the team chat's (given now, or stored for another type) is refused before anything is asked
+  const gateway = mergeGateway(session.config.gateway, input.gateway);
+  checkCommandsSecret(gateway);
   let endpoint = checkEndpoint(input.endpoint ?? session.endpoint);
   let key = input.key;
   if (key === undefined) {
@@ -120,7 +124,6 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
     configPath: session.configPath,
     brands: me.brands,
   };
-  const gateway = mergeGateway(session.config.gateway, input.gateway);
   if (gateway) result.gateway = withoutSecrets(gateway);
   if (input.dryRun) return result;
   const config: StoredConfig = { ...session.config, endpoint, token: key, keyName: me.name, scope: me.scope };

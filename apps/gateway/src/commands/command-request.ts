@@ -17,9 +17,10 @@ export interface CommandRequest {
 /**
  * The command in a team chat's request: Slack's slash-command form (`command`, `text`, `user_name`), Teams'
  * outgoing-webhook activity (`text` with the bot's `<at>` mention, `from.name`), or the `webhook` team chat's JSON
- * `{text, user?, thread?}`. A string saying what is wrong when it is none of them.
+ * `{text, user?, thread?}`. A string saying what is wrong when it is none of them. (Discord's interactions:
+ * discord-interaction.ts.)
  */
-export function commandOf(type: TeamChatType, body: Buffer, contentType: string): CommandRequest | string {
+export function commandOf(type: Exclude<TeamChatType, 'discord'>, body: Buffer, contentType: string): CommandRequest | string {
   if (type === 'slack') {
     if (!contentType.startsWith('application/x-www-form-urlencoded')) return 'Slack sends its commands form-encoded';
     const form = new URLSearchParams(body.toString('utf8'));

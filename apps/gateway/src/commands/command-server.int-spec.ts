@@ -1,7 +1,12 @@
-import { createHmac } from 'node:crypto';
+import type { BrandwireClient } from '@brandwire/client';
+import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startCommandServer } from './command-server';
 import type { CommandRequest } from './command-request';
-import type { CommandOutcome, TeamCommands } from './team-commands';
+import { Memos } from './memos';
+import { type CommandOutcome, TeamCommands } from './team-commands';
 
 const SECRET = 'slack-signing-secret-0002';
 
@@ -38,5 +43,112 @@ describe('the command server', () => {
     } finally {
       await server.close();
     }
+  });
+
+  describe("from Discord (interactions signed with the application's Ed25519 key)", () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const publicKeyHex = Buffer.from(String(publicKey.export({ format: 'jwk' }).x), 'base64url').toString('hex');
+    let dir: string;
+    let url: string;
+    let close: () => Promise<void>;
+    const lines: string[] = [];
+    const asked: string[] = [];
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'bw-discord-'));
+      // the service as the gateway's client sees it: one channel, one customer, whose words hold Markdown
+      const client = {
+        me: () => (asked.push('me'), Promise.resolve({ brands: [{ channels: [{ key: 'acme-kakao' }] }] })),
+        messages: ({ userKey }: { userKey: string }) => {
+          asked.push(`messages ${userKey}`);
+          const messages = userKey === 'rita' ? [{ seq: 1, userKey, sessionId: 's', kind: 'message', text: 'Where is **my** parcel? @everyone', timestampUnixMs: Date.UTC(2026, 0, 2, 3, 4) }] : [];
+          return Promise.resolve({ ok: true, brand: 'acme-kakao', userKey, messages });
+        },
+      } as unknown as BrandwireClient;
+      const server = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, new TeamCommands(client, new Memos(join(dir, 'memos.json')), () => undefined), (line) => lines.push(line));
+      ({ url, close } = server);
+    });
+    afterAll(async () => {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const signedHeaders = (body: string, options: { ageSeconds?: number; key?: typeof privateKey } = {}): Record<string, string> => {
+      const timestamp = String(Math.floor(Date.now() / 1000) - (options.ageSeconds ?? 0));
+      const signature = sign(null, Buffer.from(timestamp + body), options.key ?? privateKey).toString('hex');
+      return { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp };
+    };
+    const post = async (interaction: object, options: { ageSeconds?: number; key?: typeof privateKey } = {}): Promise<{ status: number; body: unknown }> => {
+      // as Discord's, every interaction has an id of its own
+      const body = JSON.stringify({ id: String(Math.random()), application_id: '1', token: 'interaction-token', version: 1, ...interaction });
+      const response = await fetch(url, { method: 'POST', headers: signedHeaders(body, options), body });
+      return { status: response.status, body: await response.json() };
+    };
+    const slash = (name: string, options: Record<string, string>) => ({
+      type: 2,
+      data: { id: '9', name, type: 1, options: Object.entries(options).map(([option, value]) => ({ name: option, type: 3, value })) },
+      member: { user: { id: '7', username: 'jun' } },
+    });
+
+    it('answers its PING with PONG, and 401 to the deliberately bad signature it checks the endpoint with', async () => {
+      expect(await post({ type: 1 })).toEqual({ status: 200, body: { type: 1 } });
+      const body = JSON.stringify({ id: '2', type: 1 });
+      const headers = signedHeaders(body);
+      const bad = await fetch(url, { method: 'POST', headers: { ...headers, 'x-signature-ed25519': `${'0'.repeat(127)}1` }, body });
+      expect([bad.status, await bad.json()]).toEqual([401, { ok: false, code: 'UNAUTHORIZED', message: 'the request is not signed by the team chat' }]);
+      expect(lines).toEqual(['error: a team-chat command request was refused: its signature (or its time) is wrong']);
+    });
+
+    it('answers /cs-who for the asker only and /cs-memo in the channel, Markdown shown as written and no one mentioned', async () => {
+      const memo = await post(slash('cs-memo', { customer: 'rita', memo: 'VIP_customer' }));
+      expect(memo).toEqual({ status: 200, body: { type: 4, data: { content: 'memo kept for rita \\(acme-kakao\\); /cs-who acme-kakao:rita shows the memos', allowed_mentions: { parse: [] } } } });
+      const who = await post(slash('cs-who', { customer: 'acme-kakao:rita' }));
+      expect(who.status).toBe(200);
+      expect(who.body).toEqual({
+        type: 4,
+        data: {
+          content: expect.stringMatching(/^rita \\\(acme-kakao\\\): consultation in progress; last wrote 2026-01-02 03:04 UTC: "Where is \\\*\\\*my\\\*\\\* parcel\? @everyone"\nMemos:\n- \d{4}-\d\d-\d\d \d\d:\d\d UTC jun: VIP\\_customer$/),
+          allowed_mentions: { parse: [] },
+          flags: 64,
+        },
+      });
+      // a mistake is shown only to whoever typed it; an interaction that is not a command is refused
+      expect(await post(slash('cs-who', { customer: 'nobody' }))).toEqual({ status: 200, body: { type: 4, data: { content: 'no customer nobody on acme-kakao', allowed_mentions: { parse: [] }, flags: 64 } } });
+      expect(await post({ type: 3, data: { custom_id: 'button' } })).toEqual({
+        status: 400,
+        body: { ok: false, code: 'BAD_REQUEST', message: "the gateway takes Discord's PING (1) and slash commands (2), not interactions of type 3" },
+      });
+      expect(asked).toContain('messages rita');
+    });
+
+    it('refuses an interaction signed more than 5 minutes ago, with another key, or sent again (a replay)', async () => {
+      expect((await post({ type: 1 }, { ageSeconds: 6 * 60 })).status).toBe(401);
+      expect((await post({ type: 1 }, { key: generateKeyPairSync('ed25519').privateKey })).status).toBe(401);
+      const body = JSON.stringify(slash('cs-memo', { customer: 'rita', memo: 'once' }));
+      const headers = signedHeaders(body);
+      expect((await fetch(url, { method: 'POST', headers, body })).status).toBe(200);
+      const again = await fetch(url, { method: 'POST', headers, body });
+      expect([again.status, await again.json()]).toEqual([401, { ok: false, code: 'UNAUTHORIZED', message: 'the request was sent before' }]);
+      // the same signature in capitals is the same request
+      const capitals = await fetch(url, { method: 'POST', headers: { ...headers, 'x-signature-ed25519': headers['x-signature-ed25519']?.toUpperCase() ?? '' }, body });
+      expect(capitals.status).toBe(401);
+    });
+
+    it("answers within Discord's 3 s when the command takes longer, for the asker only, saying it goes on", async () => {
+      const never = { run: () => new Promise<CommandOutcome>(() => undefined) } as unknown as TeamCommands;
+      const slow = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, never, () => undefined);
+      try {
+        const body = JSON.stringify(slash('cs-close', { customer: 'rita', greeting: 'Bye' }));
+        const started = Date.now();
+        const response = await fetch(slow.url, { method: 'POST', headers: signedHeaders(body), body });
+        expect(Date.now() - started).toBeLessThan(3_000);
+        expect(await response.json()).toEqual({
+          type: 4,
+          data: { content: '/cs-close is taking longer than Discord waits; it goes on, and /cs-who shows how it ended', allowed_mentions: { parse: [] }, flags: 64 },
+        });
+      } finally {
+        await slow.close();
+      }
+    });
   });
 });

@@ -3,14 +3,16 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { messageOf } from '../gateway-log';
 import { markdownEscaped, slackEscaped } from '../relay/relay-event';
-import { SLACK_MAX_AGE_S, isGenuine } from './command-auth';
-import { commandOf } from './command-request';
+import { SIGNED_MAX_AGE_S, isGenuine, signatureHeaderOf } from './command-auth';
+import { type CommandRequest, commandOf } from './command-request';
 import { COMMANDS_PATH, type CommandSettings } from './command-settings';
+import { DISCORD_PONG, discordAnswer, discordInteractionOf } from './discord-interaction';
 import type { CommandOutcome, TeamCommands } from './team-commands';
 
 const LARGEST_BODY = 64 * 1024;
-/** How long each team chat waits for an answer (Slack 3 s, Teams 5 s), less the way back. */
-const ANSWER_WITHIN_MS: Readonly<Record<CommandSettings['type'], number>> = { slack: 2_500, teams: 4_500, webhook: 25_000, discord: 25_000 };
+/** How long each team chat waits for an answer (Slack and Discord 3 s, Teams 5 s), less the way back. */
+const ANSWER_WITHIN_MS: Readonly<Record<CommandSettings['type'], number>> = { slack: 2_500, teams: 4_500, webhook: 25_000, discord: 2_500 };
+const TEAM_CHAT_NAMES: Readonly<Record<CommandSettings['type'], string>> = { slack: 'Slack', teams: 'Teams', discord: 'Discord', webhook: 'the team chat' };
 /** At most one line per this long about refused requests, with their count: a flood does not fill the log. */
 const REFUSALS_LOGGED_EVERY_MS = 10_000;
 
@@ -22,7 +24,8 @@ export interface CommandServer {
 /**
  * Takes the team chat's commands on loopback (`POST /chat/command`; a tunnel or a proxy brings them from the team
  * chat), each checked for the team chat's signature or token before anything is read from it, and answers in the
- * team chat's own format: Slack `{response_type, text}`, Teams `{type: "message", text}`, else `{ok, text}`.
+ * team chat's own format: Slack `{response_type, text}`, Teams `{type: "message", text}`, Discord an interaction
+ * response (`{type: 4, data: {content, …}}`; its PING `{type: 1}`), else `{ok, text}`.
  */
 export async function startCommandServer(settings: CommandSettings, commands: TeamCommands, report: (line: string) => void): Promise<CommandServer> {
   const guard = new RequestGuard(settings, report);
@@ -56,13 +59,21 @@ async function handle(settings: CommandSettings, commands: TeamCommands, guard: 
   if (body === undefined) return refusal(res, 'PAYLOAD_TOO_LARGE', `a command request is at most ${LARGEST_BODY / 1024} KB`);
   const why = guard.refusal(req, body);
   if (why !== undefined) return refusal(res, 'UNAUTHORIZED', why);
-  const request = commandOf(settings.type, body, req.headers['content-type'] ?? '');
+  let request: CommandRequest | string;
+  if (settings.type === 'discord') {
+    const interaction = discordInteractionOf(body);
+    if (interaction.kind === 'ping') return answer(res, 200, DISCORD_PONG);
+    if (interaction.kind === 'refused') return refusal(res, 'BAD_REQUEST', interaction.why);
+    request = interaction.request;
+  } else {
+    request = commandOf(settings.type, body, req.headers['content-type'] ?? '');
+  }
   if (typeof request === 'string') return reply(settings, res, { outcome: 'mistake', text: request });
   const running = commands.run(request);
   // a team chat that waited too long shows an error of its own: it is told in time that the command goes on
   const late: CommandOutcome = {
     outcome: 'failed',
-    text: `${request.command} is taking longer than ${settings.type === 'slack' ? 'Slack' : settings.type === 'teams' ? 'Teams' : 'the team chat'} waits; it goes on, and /cs-who shows how it ended`,
+    text: `${request.command} is taking longer than ${TEAM_CHAT_NAMES[settings.type]} waits; it goes on, and /cs-who shows how it ended`,
   };
   let timer: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([running, new Promise<CommandOutcome>((resolve) => (timer = setTimeout(() => resolve(late), ANSWER_WITHIN_MS[settings.type])))]);
@@ -70,7 +81,7 @@ async function handle(settings: CommandSettings, commands: TeamCommands, guard: 
   reply(settings, res, outcome);
 }
 
-/** Checks each request's signature or token, refuses a Slack request seen before (a replay), and logs refusals sparingly. */
+/** Checks each request's signature or token, refuses a signed request seen before (a replay), and logs refusals sparingly. */
 class RequestGuard {
   private readonly seen = new Map<string, number>();
   private refused = 0;
@@ -84,12 +95,14 @@ class RequestGuard {
   /** Why the request is refused; undefined when it comes from the team chat, once. */
   refusal(req: IncomingMessage, body: Buffer): string | undefined {
     const now = Date.now();
-    if (!isGenuine(this.settings, req.headers, body, now)) return this.refuse(now, `its ${this.settings.type === 'slack' ? 'signature (or its time)' : this.settings.type === 'teams' ? 'HMAC' : 'token'} is wrong`, 'the request is not signed by the team chat');
-    if (this.settings.type !== 'slack') return undefined;
+    const signatureHeader = signatureHeaderOf(this.settings.type);
+    if (!isGenuine(this.settings, req.headers, body, now)) return this.refuse(now, `its ${signatureHeader ? 'signature (or its time)' : this.settings.type === 'teams' ? 'HMAC' : 'token'} is wrong`, 'the request is not signed by the team chat');
+    if (signatureHeader === undefined) return undefined;
     for (const [signature, until] of this.seen) if (until < now) this.seen.delete(signature);
-    const signature = String(req.headers['x-slack-signature']);
+    // a signature is hex: the same in capitals is the same request
+    const signature = String(req.headers[signatureHeader]).toLowerCase();
     if (this.seen.has(signature)) return this.refuse(now, 'it was sent before (a replay)', 'the request was sent before');
-    this.seen.set(signature, now + SLACK_MAX_AGE_S * 1000);
+    this.seen.set(signature, now + SIGNED_MAX_AGE_S * 1000);
     return undefined;
   }
 
@@ -105,8 +118,8 @@ class RequestGuard {
 }
 
 /**
- * The answer in the team chat's format: in Slack a mistake or a failure is shown only to whoever typed the
- * command; a `webhook` team chat gets 400 for a mistake and 502 for a failure of the service.
+ * The answer in the team chat's format: in Slack and Discord a mistake or a failure is shown only to whoever typed
+ * the command; a `webhook` team chat gets 400 for a mistake and 502 for a failure of the service.
  */
 function reply(settings: CommandSettings, res: ServerResponse, { outcome, text, private: forAsker }: CommandOutcome): void {
   switch (settings.type) {
@@ -115,8 +128,9 @@ function reply(settings: CommandSettings, res: ServerResponse, { outcome, text, 
     case 'teams':
       // Teams renders Markdown and some HTML: neither is taken from a customer's or an agent's words
       return answer(res, 200, { type: 'message', text: markdownEscaped(slackEscaped(text)) });
-    case 'webhook':
     case 'discord':
+      return answer(res, 200, discordAnswer(text, outcome !== 'done' || forAsker === true));
+    case 'webhook':
       if (outcome === 'done') return answer(res, 200, { ok: true, text });
       return refusal(res, outcome === 'mistake' ? 'BAD_REQUEST' : 'UPSTREAM_UNAVAILABLE', text);
   }

@@ -25,11 +25,16 @@ describe('relaySettingsFrom', () => {
     expect(relaySettingsFrom(JSON.stringify({ ...base, ai: { ...ai, reply: 'auto', instructions: ' ' } }))?.ai).toMatchObject({ mode: 'auto', instructions: undefined });
   });
 
-  it("reads the team chat's commands, on 8792 unless told, refusing them without a team chat, for Discord or with a short secret", () => {
+  it("reads the team chat's commands, on 8792 unless told, refusing them without a team chat, with a short secret, or for Discord without a public key", () => {
     const sink = { type: 'slack', url: 'https://chat.example.com/hook' };
     expect(relaySettingsFrom(JSON.stringify({ ...base, sink, commands: { secret: 'a-signing-secret-01' } }))?.commands).toEqual({ port: 8792, secret: 'a-signing-secret-01', type: 'slack' });
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, commands: { secret: 'a-signing-secret-01' } }))).toThrow('team-chat commands need a team-chat sink');
-    expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink: { ...sink, type: 'discord' }, commands: { secret: 'a-signing-secret-01' } }))).toThrow('not available for Discord');
+    // Discord's commands are checked with the application's public key: 32 bytes in hex
+    const discord = { ...sink, type: 'discord' };
+    const publicKey = 'a0'.repeat(32);
+    expect(relaySettingsFrom(JSON.stringify({ ...base, sink: discord, commands: { secret: publicKey } }))?.commands).toEqual({ port: 8792, secret: publicKey, type: 'discord' });
+    for (const secret of ['a-signing-secret-01', 'a0'.repeat(31), `${'a0'.repeat(31)}zz`])
+      expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink: discord, commands: { secret } }))).toThrow("Discord's commands are checked with the application's public key: the commands secret must be its 64 hex characters");
     expect(() => relaySettingsFrom(JSON.stringify({ ...base, sink, commands: { secret: 'short' } }))).toThrow('a secret of at least 16 characters');
     // a Teams token that is not base64 would sign with an empty key
     const teams = { type: 'teams', url: 'https://chat.example.com/hook' };

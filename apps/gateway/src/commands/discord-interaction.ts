@@ -1,0 +1,79 @@
+import { markdownEscaped } from '../relay/relay-event';
+import { COMMANDS, type CommandRequest } from './command-request';
+
+/** Discord's interaction types the gateway takes (https://discord.com/developers/docs/interactions/receiving-and-responding). */
+const PING = 1;
+const APPLICATION_COMMAND = 2;
+/** Discord's response types: PONG, and CHANNEL_MESSAGE_WITH_SOURCE (a message in the channel the command was typed in). */
+const PONG = 1;
+const CHANNEL_MESSAGE = 4;
+/** The message flag EPHEMERAL: shown only to whoever typed the command. */
+const EPHEMERAL = 1 << 6;
+/** Discord refuses a message longer than this. */
+const LONGEST = 2_000;
+const CUT = ' … (cut)';
+
+/**
+ * What a Discord interaction comes to: its check of the endpoint (PING), a slash command (or a mistake of whoever
+ * typed it, answered in Discord), or a request that is no interaction the gateway takes (400).
+ */
+export type DiscordInteraction = { kind: 'ping' } | { kind: 'command'; request: CommandRequest | string } | { kind: 'refused'; why: string };
+
+interface Option {
+  name?: unknown;
+  value?: unknown;
+}
+
+interface Interaction {
+  type?: unknown;
+  data?: { name?: unknown; options?: unknown };
+  member?: { user?: { username?: unknown } };
+  user?: { username?: unknown };
+}
+
+/**
+ * The interaction Discord posted to the application's Interactions Endpoint URL. The commands are registered as
+ * `cs-close`, `cs-memo` and `cs-who` (Discord gives the name without the slash), each with a string option
+ * `customer` (`<channel>:<customer>`, or the customer alone), `/cs-close` with an optional `greeting` and `/cs-memo`
+ * with a `memo`; whoever typed it is `member.user` in a server, `user` in a direct message.
+ */
+export function discordInteractionOf(body: Buffer): DiscordInteraction {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    return { kind: 'refused', why: 'the body is not JSON' };
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { kind: 'refused', why: 'the body is not a JSON object' };
+  const interaction = json as Interaction;
+  if (interaction.type === PING) return { kind: 'ping' };
+  if (interaction.type !== APPLICATION_COMMAND) return { kind: 'refused', why: `the gateway takes Discord's PING (1) and slash commands (2), not interactions of type ${JSON.stringify(interaction.type)}` };
+  const name = interaction.data?.name;
+  if (typeof name !== 'string') return { kind: 'refused', why: 'data.name (the command) is missing' };
+  const command = COMMANDS.find((c) => c === `/${name.toLowerCase()}`);
+  if (!command) return { kind: 'command', request: `unknown command ${JSON.stringify(`/${name.slice(0, 40)}`)}: ${COMMANDS.join(', ')}` };
+  const options = Array.isArray(interaction.data?.options) ? (interaction.data.options as Option[]) : [];
+  const valueOf = (wanted: string): string => {
+    const value = options.find((option) => option?.name === wanted)?.value;
+    return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+  };
+  const customer = valueOf('customer');
+  const rest = command === '/cs-memo' ? valueOf('memo') : command === '/cs-close' ? valueOf('greeting') : '';
+  // no customer: the usage is answered, rather than the memo's first word taken for one
+  const args = customer === '' ? '' : `${customer} ${rest}`.trim();
+  const username = interaction.member?.user?.username ?? interaction.user?.username;
+  return { kind: 'command', request: { command, args, user: (typeof username === 'string' && username !== '' ? username : 'someone').slice(0, 100) } };
+}
+
+/** Discord's answer to its PING. */
+export const DISCORD_PONG = { type: PONG };
+
+/**
+ * The answer to a slash command: a message in its channel, or (`forAsker`) one only whoever typed the command sees.
+ * Its text is shown as written (Markdown escaped, no one mentioned) and cut to Discord's 2,000 characters.
+ */
+export function discordAnswer(written: string, forAsker: boolean): { type: number; data: Record<string, unknown> } {
+  const text = markdownEscaped(written);
+  const content = text.length <= LONGEST ? text : `${text.slice(0, LONGEST - CUT.length)}${CUT}`;
+  return { type: CHANNEL_MESSAGE, data: { content, allowed_mentions: { parse: [] }, ...(forAsker && { flags: EPHEMERAL }) } };
+}
