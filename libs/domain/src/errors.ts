@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_CONFLICT',
   'RATE_LIMITED',
   'UPSTREAM_UNAVAILABLE',
+  'STORAGE_UNAVAILABLE',
   'SANDBOX_ONLY',
   'INTERNAL',
 ] as const;
@@ -79,6 +80,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 500;
     case 'UPSTREAM_UNAVAILABLE':
       return 502;
+    case 'STORAGE_UNAVAILABLE':
+      return 503;
     default: {
       const unreachable: never = code;
       throw new Error(`Unknown error code: ${String(unreachable)}`);

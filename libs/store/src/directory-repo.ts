@@ -119,20 +119,20 @@ export class DirectoryRepo {
     return row && toChannel(row);
   }
 
-  /** Stores a key by the hash of its token; storing the same token again updates its name, scope and brands. */
+  /**
+   * Stores a key by the hash of its token; storing the same token again updates its name, scope and brands (it
+   * keeps its id). Instances applying one seed at once store each key once: the insert that finds the token taken
+   * updates that row instead, and the row's lock makes them replace its brands one after the other.
+   */
   async saveApiKey(key: NewApiKey): Promise<void> {
     await this.tx.run(async (trx) => {
-      const existing = await trx.selectFrom('api_keys').select('id').where('token_hash', '=', key.tokenHash).executeTakeFirst();
-      const id = existing?.id ?? key.id;
-      if (existing) {
-        await trx.updateTable('api_keys').set({ name: key.name, scope: key.scope }).where('id', '=', id).execute();
-        await trx.deleteFrom('api_key_brands').where('key_id', '=', id).execute();
-      } else {
-        await trx
-          .insertInto('api_keys')
-          .values({ id, token_hash: key.tokenHash, name: key.name, scope: key.scope, created_ms: this.now() })
-          .execute();
-      }
+      const { id } = await trx
+        .insertInto('api_keys')
+        .values({ id: key.id, token_hash: key.tokenHash, name: key.name, scope: key.scope, created_ms: this.now() })
+        .onConflict((oc) => oc.column('token_hash').doUpdateSet({ name: key.name, scope: key.scope }))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx.deleteFrom('api_key_brands').where('key_id', '=', id).execute();
       if (key.brandIds.length > 0) {
         await trx
           .insertInto('api_key_brands')
@@ -151,6 +151,11 @@ export class DirectoryRepo {
     if (!key) return undefined;
     const brands = await this.db.selectFrom('api_key_brands').select('brand_id').where('key_id', '=', key.id).orderBy('brand_id').execute();
     return { id: key.id, name: key.name, scope: key.scope as Scope, brandIds: brands.map((b) => b.brand_id) };
+  }
+
+  /** One round trip to the database, for a health check. */
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
   }
 
   async countApiKeys(): Promise<number> {

@@ -2,8 +2,9 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import { Pool, types as pgTypes } from 'pg';
+import { DatabaseUnreachableError } from './database-unreachable';
 import { migrationProvider } from './migrations';
+import { type PoolUse, postgresPool } from './postgres-pool';
 import type { Database } from './schema';
 import { sqliteDriver } from './sqlite-driver';
 import { withStatementCache } from './statement-cache';
@@ -22,52 +23,28 @@ export interface StoreOptions {
 
 export const SQLITE_FILE_NAME = 'brandwire.db';
 
-const PG_INT8 = 20;
-const PG_NUMERIC = 1700;
-
 /** The dialect the options select. */
 export function dialectOf(options: StoreOptions): Dialect {
   return options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl) ? 'postgres' : 'sqlite';
 }
 
-const UNREACHABLE = 'DATABASE_UNREACHABLE';
-
-/** The PostgreSQL database named by the URL could not be connected to (down, refused, no such database or user). */
-export class DatabaseUnreachableError extends Error {
-  override readonly name = 'DatabaseUnreachableError';
-  readonly code = UNREACHABLE;
-
-  constructor(databaseUrl: string, cause: unknown) {
-    super(`cannot connect to the PostgreSQL database of DATABASE_URL (${withoutPassword(databaseUrl)}): ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
-}
-
-export function isDatabaseUnreachable(error: unknown): error is Error {
-  return error instanceof Error && (error as { code?: unknown }).code === UNREACHABLE;
-}
-
-function withoutPassword(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return 'not a URL';
-  }
-}
+export { DatabaseUnreachableError, isDatabaseUnreachable } from './database-unreachable';
 
 /** Opens the database of the options' dialect and brings its schema up to date. */
 export async function openDatabase(options: StoreOptions): Promise<{ db: Kysely<Database>; dialect: Dialect }> {
-  const isPostgres = dialectOf(options) === 'postgres';
-  const db = isPostgres ? postgres(options.databaseUrl as string, options.poolSize ?? 20) : sqlite(options.dataDir);
+  if (dialectOf(options) === 'postgres') {
+    const databaseUrl = options.databaseUrl as string;
+    await migrateAlone(databaseUrl);
+    return { db: postgres(databaseUrl, options.poolSize ?? 20, 'requests'), dialect: 'postgres' };
+  }
+  const db = sqlite(options.dataDir);
   try {
-    if (isPostgres) await migrateAlone(db, options.databaseUrl as string);
-    else await migrate(db);
+    await migrate(db);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return { db, dialect: isPostgres ? 'postgres' : 'sqlite' };
+  return { db, dialect: 'sqlite' };
 }
 
 function sqlite(dataDir: string): Kysely<Database> {
@@ -124,17 +101,8 @@ function ownerOnly(...paths: string[]): void {
   }
 }
 
-function postgres(connectionString: string, max: number): Kysely<Database> {
-  const pool = new Pool({
-    connectionString,
-    max,
-    // Sequences and epoch milliseconds stay far below 2^53, so 64-bit integers are read as numbers.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === PG_INT8 || oid === PG_NUMERIC ? (v: string) => Number(v) : pgTypes.getTypeParser(oid, format ?? 'text')) as typeof pgTypes.getTypeParser,
-    },
-  });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+function postgres(connectionString: string, max: number, use: PoolUse): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(connectionString, max, use) }) });
 }
 
 /** Any number-like key shared by every instance: instances starting together migrate one after the other. */
@@ -142,23 +110,29 @@ const MIGRATION_LOCK_KEY = 7_215_931_104;
 
 /**
  * Several instances may start at once on one PostgreSQL: a session advisory lock makes them migrate one at a
- * time (the migrator's own lock table cannot protect its own creation).
+ * time (the migrator's own lock table cannot protect its own creation). Migrations run on a connection of their
+ * own, without the requests' timeouts.
  */
-async function migrateAlone(db: Kysely<Database>, databaseUrl: string): Promise<void> {
+async function migrateAlone(databaseUrl: string): Promise<void> {
+  const db = postgres(databaseUrl, 1, 'migrations');
   let connected = false;
-  await db.connection().execute(async (connection) => {
-    connected = true;
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
-    try {
-      // The migrator looks for its tables in every schema unless told which; name the one in use.
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
-      await migrate(connection, rows[0]?.schema);
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
-    }
-  }).catch((error: unknown) => {
+  try {
+    await db.connection().execute(async (connection) => {
+      connected = true;
+      await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(connection);
+      try {
+        // The migrator looks for its tables in every schema unless told which; name the one in use.
+        const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(connection);
+        await migrate(connection, rows[0]?.schema);
+      } finally {
+        await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(connection);
+      }
+    });
+  } catch (error) {
     throw connected ? error : new DatabaseUnreachableError(databaseUrl, error);
-  });
+  } finally {
+    await db.destroy();
+  }
 }
 
 async function migrate(db: Kysely<Database>, migrationTableSchema?: string): Promise<void> {

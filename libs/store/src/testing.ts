@@ -80,3 +80,4 @@ export function execInSqliteFile(dataDir: string, sqlText: string): void {
     db.close();
   }
 }
+export { TcpProxy, startSilentListener } from './tcp-proxy';

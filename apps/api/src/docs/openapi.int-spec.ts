@@ -176,7 +176,14 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents no 403 on GET /api/agent/me: every scope may read it and it names no brand', () => {
-    expect(statuses(op('/api/agent/me', 'get')).sort()).toEqual([200, 401]);
+    expect(statuses(op('/api/agent/me', 'get')).sort()).toEqual([200, 401, 503]);
+  });
+
+  it('documents 503 STORAGE_UNAVAILABLE on every route that needs a key, and on /healthz', () => {
+    const keyed = operations().filter(({ op: o }) => (o as { security?: unknown[] }).security !== undefined);
+    expect(keyed.length).toBeGreaterThan(20);
+    for (const { route, op: o } of keyed) expect([route, JSON.stringify(o.responses['503'] ?? null)]).toEqual([route, expect.stringContaining('STORAGE_UNAVAILABLE')]);
+    expect(JSON.stringify(op('/healthz', 'get').responses['503'])).toContain('STORAGE_UNAVAILABLE');
   });
 
   it('says the bearer keys are opaque bw_ API keys, not JWTs', () => {

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { httpStatusOf } from '@brandwire/domain';
 import { ErrorEnvelopeDto } from './api-errors';
 
 /** The OpenAPI document generated from the controllers: UI at /api/docs, JSON at /api/docs-json. */
@@ -18,5 +19,27 @@ export function mountOpenApi(app: INestApplication): void {
     })
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto] });
+  documentStorageUnavailable(document);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+}
+
+const STORAGE_UNAVAILABLE_LINE = '- `STORAGE_UNAVAILABLE`: the database could not be reached or did not answer in time; try again later';
+
+/**
+ * Every operation that needs a key reads the database first: its 503 lists STORAGE_UNAVAILABLE beside the codes
+ * the operation documents itself with that status (added here, as a decorator's response would replace theirs).
+ */
+function documentStorageUnavailable(document: OpenAPIObject): void {
+  const status = String(httpStatusOf('STORAGE_UNAVAILABLE'));
+  for (const item of Object.values(document.paths)) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
+      if (!operation?.security?.some((requirement) => 'bearer' in requirement)) continue;
+      const own = operation.responses[status];
+      if (own && 'description' in own) {
+        own.description = `${own.description}\n${STORAGE_UNAVAILABLE_LINE}`;
+      } else {
+        operation.responses[status] = { description: STORAGE_UNAVAILABLE_LINE, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } } };
+      }
+    }
+  }
 }

@@ -40,6 +40,7 @@ export function exitCodeOf(code: ErrorCode): ExitCode {
     case 'RATE_LIMITED':
     case 'UPSTREAM_UNAVAILABLE':
     case 'SANDBOX_ONLY':
+    case 'STORAGE_UNAVAILABLE':
     case 'INTERNAL':
       return EXIT.error;
     default: {

@@ -3,6 +3,12 @@ import type { Request, Response } from 'express';
 import { errorReply } from './envelope';
 import { toErrorReply } from './to-error-reply';
 
+/** What the log says besides the answer's message when the failure said something else (the client is not told). */
+function causeOf(error: unknown, answered: string): string {
+  const said = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
+  return typeof said !== 'string' || said === answered ? '' : ` (${said})`;
+}
+
 /** The one place where failures become the `{ ok:false, code, message }` envelope. */
 @Catch()
 export class EnvelopeFilter implements ExceptionFilter {
@@ -20,7 +26,7 @@ export class EnvelopeFilter implements ExceptionFilter {
       this.logger.error(`${request.method} ${request.path}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       reply = errorReply('INTERNAL', 'internal error');
     } else if (reply.status >= 500) {
-      this.logger.error(`${request.method} ${request.path} answered ${reply.status} ${reply.body.code}: ${reply.body.message}`);
+      this.logger.error(`${request.method} ${request.path} answered ${reply.status} ${reply.body.code}: ${reply.body.message}${causeOf(error, reply.body.message)}`);
     } else {
       this.logger.debug(`${request.method} ${request.path} answered ${reply.status} ${reply.body.code}`);
     }

@@ -1,4 +1,5 @@
 import { DomainError } from '@brandwire/domain';
+import { isDatabaseUnreachable } from '@brandwire/store';
 import { UpstreamUnavailableError } from '@brandwire/upstream';
 import { HttpException } from '@nestjs/common';
 import { type ErrorReply, errorReply } from './envelope';
@@ -59,10 +60,14 @@ function fromHttpException(error: HttpException): ErrorReply {
   }
 }
 
+/** Says nothing of the database's address or the driver's words: those go to the log. */
+export const STORAGE_UNAVAILABLE_MESSAGE = 'the database cannot be reached just now; try again';
+
 /** Turns anything thrown while serving a request into the envelope and its status; undefined means a bug (500). */
 export function toErrorReply(error: unknown): ErrorReply | undefined {
   if (error instanceof DomainError) return errorReply(error.code, error.message);
   if (error instanceof UpstreamUnavailableError) return errorReply('UPSTREAM_UNAVAILABLE', `the messenger could not be reached: ${error.message}`);
+  if (isDatabaseUnreachable(error)) return errorReply('STORAGE_UNAVAILABLE', STORAGE_UNAVAILABLE_MESSAGE);
   if (error instanceof HttpException) return fromHttpException(error);
   if (typeof error === 'object' && error !== null) return fromBodyParser(error as BodyParserError);
   return undefined;

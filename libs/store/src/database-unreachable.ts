@@ -1,0 +1,62 @@
+const UNREACHABLE = 'DATABASE_UNREACHABLE';
+
+/** The PostgreSQL database named by the URL could not be connected to (down, refused, no such database or user). */
+export class DatabaseUnreachableError extends Error {
+  override readonly name = 'DatabaseUnreachableError';
+  readonly code = UNREACHABLE;
+
+  constructor(databaseUrl: string, cause: unknown) {
+    super(`cannot connect to the PostgreSQL database of DATABASE_URL (${withoutPassword(databaseUrl)}): ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+function withoutPassword(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password !== '') url.password = '***';
+    return url.toString();
+  } catch {
+    return 'not a URL';
+  }
+}
+
+/** The socket failures of a connection to a database host that is down, unknown or cut off. */
+const SOCKET_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * SQLSTATEs of a server that ends or refuses sessions (administrator command, crash, start-up or shut-down), has no
+ * connection left, or cancelled a statement that ran past statement_timeout; class 08 is "connection exception".
+ */
+const SERVER_CODES: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+
+/** What pg and pg-pool (8.x / 3.x) throw, without a code, for a connection that was cut, timed out or is broken. */
+const DRIVER_MESSAGES: readonly string[] = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error and is not queryable',
+];
+
+/**
+ * The database could not be reached, or did not answer in time: at start-up (DatabaseUnreachableError), or for a
+ * query later on. Such a failure is the database's, not the request's: trying again later may succeed.
+ */
+export function isDatabaseUnreachable(error: unknown): error is Error {
+  // not `instanceof Error`: a socket's errors come from Node's own realm, which is not a test's
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    return code === UNREACHABLE || SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08');
+  }
+  return typeof message === 'string' && DRIVER_MESSAGES.some((prefix) => message.startsWith(prefix));
+}
