@@ -10,6 +10,9 @@ import type { Transactions } from './transactions';
  */
 const PENDING = sql.lit('pending');
 
+/** the largest `part` (an `integer` column on PostgreSQL, which refuses a larger number even to compare with) */
+const MAX_PART = 2_147_483_647;
+
 /** keys per UPDATE of markDelivered: 600 parameters, well under SQLite's and PostgreSQL's limits */
 const MARK_CHUNK = 200;
 
@@ -69,8 +72,12 @@ export class SignalsRepo {
     private readonly tx: Transactions,
   ) {}
 
-  /** Signals after a cursor, in order. */
-  async listAfter(channelKey: string, after: { seq: number; part: number }, max: number): Promise<SignalRecord[]> {
+  /**
+   * Signals after a cursor, in order. A cursor's part past the column's range (a bare seq is "after every part",
+   * Number.MAX_SAFE_INTEGER) is taken as the largest the column holds: the same signals follow it.
+   */
+  async listAfter(channelKey: string, cursor: { seq: number; part: number }, max: number): Promise<SignalRecord[]> {
+    const after = { seq: cursor.seq, part: Math.min(cursor.part, MAX_PART) };
     const rows = await this.db
       .selectFrom('signals')
       .selectAll()

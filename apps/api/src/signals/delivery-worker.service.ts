@@ -5,12 +5,15 @@ import type { ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { CLOCK, CONFIG, STORE } from '../app/tokens';
 import type { Config } from '../config/config';
+import { HeldConsents } from './held-consents';
 import { SignalBus } from './signal-bus';
 import { WEBHOOK_SENDER } from './signal-tokens';
 import type { WebhookSender } from './webhook-sender';
 
 const IDLE_POLL_MS = 250;
 const BATCH = 2_000;
+/** channels delivered at once: each has its rounds of its own, so one whose receiver hangs holds up no other */
+const PARALLEL_CHANNELS = 16;
 const PARALLEL_CUSTOMERS = 64;
 /** A customer's signals in one batch at most, so one customer's backlog leaves room for the others'. */
 const PER_CUSTOMER = 500;
@@ -25,24 +28,35 @@ export function webhookId(signal: { channelKey: string; seq: number; part: numbe
 
 /**
  * Delivers the outbox to each channel's webhook, at least once, in `seq` order per customer. A channel is
- * delivered by the instance holding its lease; customers are delivered in parallel, each one's signals one after
- * the other; a failed signal holds back that customer's later ones until its retry succeeds.
+ * delivered by the instance holding its lease, in rounds of its own: channels are delivered in parallel (up to
+ * PARALLEL_CHANNELS at once), so a receiver that hangs delays only its own channel. Within a round customers are
+ * delivered in parallel, each one's signals one after the other; a failed signal holds back that customer's later
+ * ones until its retry succeeds, and so does a consent result held in memory for its turn (HeldConsents).
  */
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly owner = randomUUID();
   private readonly logger = new Logger('DeliveryWorker');
   private running = false;
-  /** set when signals were written since the round began: the next round starts at once */
-  private dirty = true;
+  /** channels written to since their round began (or while one could not begin): their next round starts at once */
+  private readonly written = new Set<string>();
   private readonly pausedUntil = new Map<string, number>();
   /** until when this instance holds each channel's lease, as last written */
   private readonly leaseUntil = new Map<string, number>();
   /** the round delivering each channel now: told to stop when the channel's webhook changes */
   private readonly rounds = new Map<string, { lost: boolean }>();
+  /** the channels whose round runs now, and when each channel's last round began (the longest waiting go first) */
+  private readonly active = new Map<string, Promise<void>>();
+  private readonly lastStartMs = new Map<string, number>();
+  /** set when a channel waited for a free place: a round that ends wakes the loop to start it */
+  private waiting = false;
+  /** channels found without a webhook: a signal written to one starts no round (the poll still looks at their pending signals) */
+  private readonly noWebhook = new Set<string>();
+  /** the URL each channel's webhook was last refused for by the URL policy (said once in the log, not every round) */
+  private readonly refusedUrls = new Map<string, string>();
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
-  private unsubscribe: (() => void) | undefined;
+  private readonly unsubscribe: Array<() => void> = [];
 
   constructor(
     @Inject(STORE) private readonly store: Store,
@@ -50,20 +64,30 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(CONFIG) private readonly config: Config,
     @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
     private readonly bus: SignalBus,
+    private readonly consents: HeldConsents,
   ) {}
 
   onApplicationBootstrap(): void {
     this.running = true;
-    this.unsubscribe = this.bus.onWritten(() => {
-      this.dirty = true;
-      this.wake?.();
-    });
+    this.unsubscribe.push(
+      this.bus.onWritten((channelKey) => {
+        if (this.noWebhook.has(channelKey)) return;
+        this.written.add(channelKey);
+        this.startRound(channelKey);
+      }),
+      // a customer's signals held back behind a consent result go on at once when it is released
+      this.consents.onReleased((channelKey) => {
+        this.pausedUntil.delete(channelKey);
+        this.written.add(channelKey);
+        this.startRound(channelKey);
+      }),
+    );
     this.loop = this.run();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.running = false;
-    this.unsubscribe?.();
+    for (const unsubscribe of this.unsubscribe.splice(0)) unsubscribe();
     this.wake?.();
     await this.loop;
     this.sender.close();
@@ -71,15 +95,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async run(): Promise<void> {
     while (this.running) {
-      this.dirty = false;
-      let worked = false;
       try {
-        worked = await this.tick();
+        await this.tick();
       } catch (error) {
         this.logger.error(`delivery round failed: ${error instanceof Error ? error.message : String(error)}`);
       }
       if (!this.running) break;
-      if (this.dirty && worked) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, IDLE_POLL_MS);
         this.wake = () => {
@@ -89,6 +110,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       });
       this.wake = undefined;
     }
+    // the rounds under way stop before their next attempt (an attempt already sent ends by its timeout)
+    await Promise.allSettled([...this.active.values()]);
     // every lease this instance holds, also of a channel it has just emptied: the next instance (a restart, another
     // one) takes the channel at once instead of after DELIVERY_LEASE_MS
     const held = new Set([...this.leaseUntil.keys(), ...(await this.store.signals.channelsWithPending().catch(() => []))]);
@@ -105,31 +128,83 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   async webhookChanged(channelKey: string, url: string | null): Promise<void> {
     const round = this.rounds.get(channelKey);
     if (round) round.lost = true;
+    if (url !== null) this.noWebhook.delete(channelKey);
     // what waited for delivery to a removed webhook is not sent anywhere (nor to one set later); it stays listed for catch-up
     if (url === null) await this.store.signals.stopPendingWithoutWebhook(channelKey);
   }
 
-  /** One round: every channel with pending signals whose lease this instance holds or can take. True if any was worked. */
+  /**
+   * Starts a round for every channel with pending signals that has none under way and is not paused, the
+   * channels that waited longest first, up to PARALLEL_CHANNELS at once. Does not wait for the rounds. True if
+   * any was started.
+   */
   async tick(): Promise<boolean> {
-    let worked = false;
-    for (const channelKey of await this.store.signals.channelsWithPending()) {
-      if ((this.pausedUntil.get(channelKey) ?? 0) > Date.now()) continue;
-      const now = this.clock.now();
-      if (!(await this.claim(channelKey))) continue;
-      const settings = await this.store.settings.get(channelKey);
-      if (!settings.webhookUrl) continue;
-      worked = true;
-      const lease = this.holdLease(channelKey, settings.webhookUrl);
-      this.rounds.set(channelKey, lease);
-      try {
-        const round = await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now, lease);
-        this.afterRound(channelKey, round, now);
-      } finally {
-        lease.stop();
-        this.rounds.delete(channelKey);
-      }
+    const now = Date.now();
+    const due = (await this.store.signals.channelsWithPending())
+      .filter((channelKey) => !this.active.has(channelKey) && (this.pausedUntil.get(channelKey) ?? 0) <= now)
+      .sort((a, b) => (this.lastStartMs.get(a) ?? 0) - (this.lastStartMs.get(b) ?? 0));
+    let started = false;
+    for (const channelKey of due) started = this.startRound(channelKey) || started;
+    return started;
+  }
+
+  /** Starts a round of the channel unless one is under way, it is paused, or every place is taken. True if started. */
+  private startRound(channelKey: string): boolean {
+    if (!this.running || this.active.has(channelKey) || (this.pausedUntil.get(channelKey) ?? 0) > Date.now()) return false;
+    if (this.active.size >= PARALLEL_CHANNELS) {
+      this.waiting = true;
+      return false;
     }
-    return worked;
+    this.written.delete(channelKey);
+    this.lastStartMs.set(channelKey, Date.now());
+    const round = this.deliverRound(channelKey).then(
+      (again) => this.roundEnded(channelKey, again),
+      (error: unknown) => {
+        this.logger.error(`delivery round of ${channelKey} failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.roundEnded(channelKey, false);
+      },
+    );
+    this.active.set(channelKey, round);
+    return true;
+  }
+
+  /** A channel's round ended: the next one starts at once when it delivered or the channel was written to meanwhile. */
+  private roundEnded(channelKey: string, again: boolean): void {
+    this.active.delete(channelKey);
+    if (!this.running) return;
+    if (this.waiting) {
+      // another channel waits for this place: the loop gives it to the one waiting longest (maybe this one)
+      this.waiting = false;
+      this.wake?.();
+      return;
+    }
+    if (again || this.written.has(channelKey)) this.startRound(channelKey);
+  }
+
+  /** One round of a channel whose lease this instance holds or can take. True if it delivered anything. */
+  private async deliverRound(channelKey: string): Promise<boolean> {
+    const now = this.clock.now();
+    if (!(await this.claim(channelKey))) {
+      // another instance delivers it: looked at again with the next poll, not at every signal written
+      this.pausedUntil.set(channelKey, Date.now() + IDLE_POLL_MS);
+      return false;
+    }
+    const settings = await this.store.settings.get(channelKey);
+    if (!settings.webhookUrl) {
+      this.noWebhook.add(channelKey);
+      return false;
+    }
+    this.noWebhook.delete(channelKey);
+    const lease = this.holdLease(channelKey, settings.webhookUrl);
+    this.rounds.set(channelKey, lease);
+    try {
+      const round = await this.deliverChannel(channelKey, settings.webhookUrl, settings.webhookSecret, now, lease);
+      this.afterRound(channelKey, round, now);
+      return round.delivered > 0;
+    } finally {
+      lease.stop();
+      this.rounds.delete(channelKey);
+    }
   }
 
   /**
@@ -152,11 +227,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * a failed signal is tried again on its schedule (1 s, 2 s, 4 s, … up to 10 minutes), never sooner.
    */
   private afterRound(channelKey: string, round: ChannelRound, now: number): void {
-    if (round.delivered > 0 || round.nextDueMs === undefined) {
+    if (round.delivered > 0) {
       this.pausedUntil.delete(channelKey);
       return;
     }
-    this.pausedUntil.set(channelKey, Date.now() + Math.max(0, Math.min(MAX_PAUSE_MS, round.nextDueMs - now)));
+    // nothing due (what is left waits behind a consent result held for its turn): looked at again with the next poll
+    const pauseMs = round.nextDueMs === undefined ? IDLE_POLL_MS : Math.max(0, Math.min(MAX_PAUSE_MS, round.nextDueMs - now));
+    this.pausedUntil.set(channelKey, Date.now() + pauseMs);
   }
 
   /**
@@ -184,7 +261,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       if (chain) chain.push(signal);
       else chains.set(signal.userKey, [signal]);
     }
-    const round: Round = { delivered: [], failed: [], failuresInARow: 0 };
+    const round: Round = { delivered: [], failed: [], failuresInARow: 0, heldBack: new Set() };
     const queue = [...chains.values()];
     const workers = Array.from({ length: Math.min(PARALLEL_CUSTOMERS, queue.length) }, async () => {
       for (let chain = queue.shift(); chain && round.failuresInARow < OPEN_CIRCUIT_AFTER; chain = queue.shift()) {
@@ -195,9 +272,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.store.signals.markDelivered(round.delivered);
     await this.store.signals.markFailed(round.failed);
     const failed = round.failed.find((f) => !f.dead);
-    if (failed) {
+    const refused = round.failed.find((f) => f.urlRefused !== undefined);
+    if (refused) {
+      // the same refusal every round: said once per channel and URL (the url is not logged: it often holds a secret)
+      if (this.refusedUrls.get(channelKey) !== url) {
+        this.refusedUrls.set(channelKey, url);
+        this.logger.warn(
+          `webhook of ${channelKey}: its URL is not allowed now (${refused.urlRefused ?? ''}); nothing is sent to it, and its signals wait on their retry schedule (given up after 72 hours) until an Admin sets an allowed URL`,
+        );
+      }
+    } else if (failed) {
+      this.refusedUrls.delete(channelKey);
       // the url is not logged: receivers often carry their secret in it
-      this.logger.warn(`webhook of ${channelKey}: delivery failed (${failed.error}); it is tried again from ${new Date(failed.nextAttemptMs).toISOString()}`);
+      this.logger.warn(`webhook of ${channelKey}: delivery failed (${failed.error}); it is tried again ${retryTime(failed.nextAttemptMs, this.clock.now(), Date.now())}`);
     }
     // The endpoint answered: whatever waits for a retry is due now, so a receiver that is back gets it all.
     if (round.delivered.length > 0) await this.store.signals.expedite(channelKey, now);
@@ -211,6 +298,12 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private async deliverChain(chain: readonly SignalRecord[], url: string, secret: string, now: number, lease: { lost: boolean }, round: Round): Promise<void> {
     for (const signal of chain) {
       if (!this.running || lease.lost || signal.nextAttemptMs > now || round.failuresInARow >= OPEN_CIRCUIT_AFTER) break;
+      // a consent result of an earlier seq waits in memory for its turn: the customer's later signals wait behind it
+      const held = this.consents.firstHeld(signal.channelKey, signal.userKey);
+      if (held !== undefined && held < signal.seq) {
+        round.heldBack.add(signal);
+        break;
+      }
       const attempt = await this.sender.send(url, secret, webhookId(signal), JSON.stringify(signal.payload), Date.now());
       if (attempt.ok) {
         round.delivered.push(signal);
@@ -222,11 +315,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       // the back-off counts from the failed answer: a receiver that is slow to fail gets its pause all the same
       const failedAt = this.clock.now();
       const dead = retryPeriodOver(signal.createdMs, failedAt);
-      round.failed.push({ key: signal, nextAttemptMs: failedAt + retryDelayMs(attempts, Math.random()), error: attempt.error ?? 'failed', dead });
+      round.failed.push({ key: signal, nextAttemptMs: failedAt + retryDelayMs(attempts, Math.random()), error: attempt.error ?? 'failed', dead, urlRefused: attempt.urlRefused });
       if (dead) this.logger.warn(`gave up delivering ${webhookId(signal)} after ${attempts} attempts: ${attempt.error ?? ''}`);
       if (!dead) break;
     }
   }
+}
+
+/**
+ * When a retry is due, told in wall-clock time: the service's clock is the sandbox's, which may have been moved
+ * (`nextAttemptMs` and `clockNowMs` are on it), while a log line is read against the time of the machine.
+ */
+export function retryTime(nextAttemptMs: number, clockNowMs: number, wallNowMs: number): string {
+  const inMs = Math.max(0, nextAttemptMs - clockNowMs);
+  return `from ${new Date(wallNowMs + inMs).toISOString()} (in ${(inMs / 1000).toFixed(1)} s)`;
 }
 
 /** When the channel's next signal is due (clock ms): the earliest head of a customer's chain still waiting, or a retry just scheduled. */
@@ -236,7 +338,7 @@ function nextDue(chains: Iterable<readonly SignalRecord[]>, round: Round): numbe
   const delivered = new Set(round.delivered);
   for (const chain of chains) {
     const head = chain.find((signal) => !delivered.has(signal));
-    if (head === undefined || failed.has(head)) continue;
+    if (head === undefined || failed.has(head) || round.heldBack.has(head)) continue;
     due = Math.min(due ?? Infinity, head.nextAttemptMs);
   }
   for (const f of round.failed) if (!f.dead) due = Math.min(due ?? Infinity, f.nextAttemptMs);
@@ -251,7 +353,10 @@ interface ChannelRound {
 
 interface Round {
   delivered: SignalRecord[];
-  failed: Array<{ key: SignalRecord; nextAttemptMs: number; error: string; dead: boolean }>;
+  /** `urlRefused`: the URL policy refused the URL itself, nothing was sent */
+  failed: Array<{ key: SignalRecord; nextAttemptMs: number; error: string; dead: boolean; urlRefused: string | undefined }>;
   /** failures since the last success: past OPEN_CIRCUIT_AFTER the round stops knocking on a dead endpoint */
   failuresInARow: number;
+  /** customers' next signals held back behind a consent result waiting in memory for its turn */
+  heldBack: Set<SignalRecord>;
 }

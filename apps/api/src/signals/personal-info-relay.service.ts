@@ -3,6 +3,7 @@ import type { ChannelRecord, Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, STORE } from '../app/tokens';
+import { HeldConsents } from './held-consents';
 import { SignalBus } from './signal-bus';
 import { WEBHOOK_SENDER } from './signal-tokens';
 import { webhookId } from './delivery-worker.service';
@@ -17,7 +18,9 @@ const TURN_POLL_MS = 250;
  * webhook from memory, with a few quick retries, and to live signal streams. Without a webhook it is dropped.
  * Its seq is reserved from the channel's sequence; no journal item holds it. Like every signal it reaches the
  * webhook in the customer's seq order: it waits in memory while earlier signals of the customer are still to be
- * delivered (they are, or are given up after their retry period). Each attempt goes to the webhook as it is then:
+ * delivered (they are, or are given up after their retry period), and the customer's later signals wait behind it
+ * (the delivery worker stops at its seq, see HeldConsents) until it is delivered or dropped. Each attempt goes to
+ * the webhook as it is then:
  * removed meanwhile, the values are dropped, never sent to the URL the Admin disconnected. A result still held
  * when the service stops gets one last attempt then, ahead of its turn: late in order is better than lost.
  */
@@ -25,14 +28,15 @@ const TURN_POLL_MS = 250;
 export class PersonalInfoRelay implements BeforeApplicationShutdown {
   private readonly logger = new Logger('PersonalInfoRelay');
   private closed = false;
-  /** results not yet delivered */
-  private readonly held = new Set<SignalPayload>();
+  /** results not yet delivered, each with the release of its seq (the customer's later signals wait for it) */
+  private readonly held = new Map<SignalPayload, () => void>();
 
   constructor(
     @Inject(STORE) private readonly store: Store,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
     @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
     private readonly bus: SignalBus,
+    private readonly consents: HeldConsents,
   ) {}
 
   async relay(channel: ChannelRecord, userKey: string, values: { nickname: string; phoneNumber: string }): Promise<void> {
@@ -41,7 +45,8 @@ export class PersonalInfoRelay implements BeforeApplicationShutdown {
     const payload: SignalPayload = { kind: 'personal_info', seq, brandKey: channel.key, userKey, timestampUnixMs: this.clock.now(), ...values };
     this.bus.ephemeral(payload);
     if (!settings.webhookUrl) return;
-    this.held.add(payload);
+    const release = this.consents.hold(channel.key, userKey, seq);
+    this.held.set(payload, release);
     void this.deliverInTurn(payload)
       .then((outcome) => {
         if (outcome !== 'delivered') this.logger.warn(`consent signal seq ${payload.seq} not delivered (${outcome}); its values were not kept`);
@@ -49,15 +54,18 @@ export class PersonalInfoRelay implements BeforeApplicationShutdown {
       .catch((error: unknown) => {
         this.logger.warn(`could not deliver consent signal seq ${payload.seq}: ${String(error)}; its values were not kept`);
       })
-      .finally(() => this.held.delete(payload));
+      .finally(() => {
+        this.held.delete(payload);
+        release();
+      });
   }
 
   /** before the delivery worker's shutdown, which closes the webhook sender */
   async beforeApplicationShutdown(): Promise<void> {
     this.closed = true;
-    const last = [...this.held].map(async (payload) => {
+    const last = [...this.held].map(async ([payload, release]) => {
       this.held.delete(payload);
-      const outcome = await this.attempt(payload);
+      const outcome = await this.attempt(payload).finally(release);
       if (outcome !== 'delivered') this.logger.warn(`consent signal seq ${payload.seq} not delivered before stopping (${outcome}); its values were not kept`);
     });
     await Promise.allSettled(last);
@@ -75,7 +83,7 @@ export class PersonalInfoRelay implements BeforeApplicationShutdown {
       if (delay > 0) await pause(delay);
       if (this.closed) return 'stopping';
       outcome = await this.attempt(payload);
-      if (outcome === 'delivered' || outcome === 'webhook removed') return outcome;
+      if (outcome !== 'refused') return outcome;
     }
     return outcome;
   }
@@ -85,7 +93,9 @@ export class PersonalInfoRelay implements BeforeApplicationShutdown {
     const webhook = await this.webhookOf(payload.brandKey);
     if (!webhook) return 'webhook removed';
     const id = webhookId({ channelKey: payload.brandKey, seq: payload.seq, part: 0 });
-    return (await this.sender.send(webhook.url, webhook.secret, id, JSON.stringify(payload), Date.now())).ok ? 'delivered' : 'refused';
+    const sent = await this.sender.send(webhook.url, webhook.secret, id, JSON.stringify(payload), Date.now());
+    // a URL the URL policy refuses (stored under another one) would be refused at every retry
+    return sent.ok ? 'delivered' : sent.urlRefused !== undefined ? 'webhook URL not allowed' : 'refused';
   }
 
   private async webhookOf(channelKey: string): Promise<{ url: string; secret: string } | undefined> {
@@ -94,7 +104,7 @@ export class PersonalInfoRelay implements BeforeApplicationShutdown {
   }
 }
 
-type Outcome = 'delivered' | 'refused' | 'webhook removed' | 'stopping';
+type Outcome = 'delivered' | 'refused' | 'webhook removed' | 'webhook URL not allowed' | 'stopping';
 
 /** A pause that does not keep a closing process alive. */
 function pause(ms: number): Promise<void> {

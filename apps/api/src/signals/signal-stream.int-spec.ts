@@ -1,4 +1,13 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Store, openStore } from '@brandwire/store';
+import { type TestDatabase, testDatabase } from '@brandwire/store/testing';
+import { Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
+import { SignalBus } from './signal-bus';
+import { streamSignals } from './signal-stream';
+import { FROM_START } from './signals.service';
 
 interface StreamEvent {
   id?: string;
@@ -160,5 +169,92 @@ describe('a consent request on PostgreSQL (several instances) with only a signal
     expect((await h.customerChat('pg-consent')).filter((b) => b.kind === 'consent')).toEqual([]);
     await h.post('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'pg-consent', text: 'ends the stream read' });
     await live;
+  });
+
+  it('with after=now streams the signals written from then on (the end cursor fits the integer part column)', async () => {
+    await h.customerWrites('pg-before', { text: 'written before the stream opened' });
+    const live = readEvents(`${h.url}/api/agent/signals/stream?brand=acme-kakao&after=now`, TOKENS.reader, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await h.customerWrites('pg-after', { text: 'written after' });
+    const events = await live;
+    expect(events.map((e) => [e.event, e.data['userKey']])).toEqual([
+      ['reference', 'pg-after'],
+      ['message', 'pg-after'],
+    ]);
+  });
+
+  it('polled with after=now, then after the end it named, answers the signals written in between', async () => {
+    const end = await h.get<{ ok: boolean; signals: unknown[]; next: string }>('/api/agent/signals?brand=acme-kakao&after=now', TOKENS.reader);
+    expect(end.body).toMatchObject({ ok: true, signals: [], next: expect.stringMatching(/^\d+$/) });
+    const nothingYet = await h.get<{ ok: boolean; signals: unknown[]; next: string }>(`/api/agent/signals?brand=acme-kakao&after=${end.body.next}`, TOKENS.reader);
+    expect([nothingYet.status, nothingYet.body]).toEqual([200, { ok: true, brand: 'acme-kakao', signals: [], next: end.body.next }]);
+    await h.customerWrites('pg-poll', { text: 'written after the end was taken' });
+    const next = await h.get<{ signals: Array<{ signal: Record<string, unknown> }> }>(`/api/agent/signals?brand=acme-kakao&after=${end.body.next}`, TOKENS.reader);
+    expect(next.status).toBe(200);
+    expect(next.body.signals.map((s) => [s.signal['kind'], s.signal['userKey']])).toEqual([
+      ['reference', 'pg-poll'],
+      ['message', 'pg-poll'],
+    ]);
+  });
+});
+
+describe('a signal stream whose storage fails', () => {
+  let database: TestDatabase;
+  let store: Store;
+  let server: Server;
+  let url: string;
+  let opened: Promise<void>;
+
+  beforeAll(async () => {
+    database = await testDatabase('sqlite');
+    store = await openStore({ dataDir: database.dataDir, databaseUrl: undefined });
+    server = createServer((req, res) => {
+      opened = streamSignals(store, new SignalBus(), 'acme-kakao', FROM_START, req as Request, res as unknown as Response).then(
+        () => undefined,
+        (error: unknown) => {
+          // what the service's error filter does for a request that failed before its answer began
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, code: 'INTERNAL', message: String(error) }));
+        },
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await store.close().catch(() => undefined);
+    await database.drop();
+  });
+
+  it('tells the client when a later read fails: an error comment, then the stream ends (it reconnects from its last id)', async () => {
+    const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    try {
+      const response = await fetch(url);
+      expect([response.status, response.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      await store.close();
+      let text = '';
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || Date.now() > deadline) break;
+        text += new TextDecoder().decode(value);
+      }
+      expect(text).toMatch(/^: error: the signals could not be read/m);
+      expect(error.mock.calls.map((c) => String(c[0]))).toEqual([expect.stringContaining('signal stream of acme-kakao failed')]);
+      await opened;
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  it('fails before the stream opens when the first read fails, so the client gets an error answer, not an empty stream', async () => {
+    // closed already when the test above ran
+    await store.close().catch(() => undefined);
+    const response = await fetch(url);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ ok: false, code: 'INTERNAL' });
   });
 });

@@ -1,6 +1,7 @@
 import type { SignalPayload } from '@brandwire/domain';
 import { signalCursor } from '@brandwire/domain';
-import type { Store } from '@brandwire/store';
+import type { SignalRecord, Store } from '@brandwire/store';
+import { Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SignalBus } from './signal-bus';
 
@@ -9,13 +10,32 @@ const POLL_MS = 1_000;
 const PING_EVERY_POLLS = 15;
 /** What a client that does not read may leave waiting in memory before its stream is ended (it resumes by id). */
 const MAX_UNREAD_BYTES = 1024 * 1024;
+/** how long a client waits before reconnecting to a stream ended by a failure (a browser's EventSource obeys it) */
+const RETRY_AFTER_FAILURE_MS = 10_000;
+
+const logger = new Logger('SignalStream');
 
 /**
  * One Server-Sent Events stream of a channel's signals: the backlog after the cursor, then live signals as they
  * are written (news from this instance at once; from other instances within a second by polling). Event ids are
  * `<seq>.<part>`, so a client resumes with Last-Event-ID. Consent results are sent live only, without an id.
+ *
+ * The first page is read before the answer begins, so a failure to read it rejects (the caller answers 500,
+ * which a client tells from an empty stream). A later failure is logged and ends the stream after an SSE comment
+ * saying so (`: error: …`) and a longer `retry`: the client reconnects from its last id, later.
  */
-export function streamSignals(store: Store, bus: SignalBus, channelKey: string, start: { seq: number; part: number }, req: Request, res: Response): () => void {
+export async function streamSignals(store: Store, bus: SignalBus, channelKey: string, start: { seq: number; part: number }, req: Request, res: Response): Promise<() => void> {
+  let gone = false;
+  const onGone = () => (gone = true);
+  res.once('close', onGone);
+  let first: SignalRecord[] | undefined;
+  try {
+    first = await store.signals.listAfter(channelKey, start, PAGE);
+  } finally {
+    res.off('close', onGone);
+  }
+  // the client left while the first page was read: nothing to stream to
+  if (gone) return () => undefined;
   let cursor = start;
   let busy = false;
   let again = false;
@@ -59,7 +79,8 @@ export function streamSignals(store: Store, bus: SignalBus, channelKey: string, 
       do {
         again = false;
         for (;;) {
-          const page = await store.signals.listAfter(channelKey, cursor, PAGE);
+          const page = first ?? (await store.signals.listAfter(channelKey, cursor, PAGE));
+          first = undefined;
           for (const signal of page) {
             if (closed) return;
             write(signalCursor(signal.seq, signal.part), signal.payload);
@@ -69,7 +90,9 @@ export function streamSignals(store: Store, bus: SignalBus, channelKey: string, 
           await drained();
         }
       } while (again && !closed);
-    } catch {
+    } catch (error) {
+      logger.error(`signal stream of ${channelKey} failed: ${error instanceof Error ? error.message : String(error)}; the stream is ended`);
+      if (!closed) res.write(`retry: ${RETRY_AFTER_FAILURE_MS}\n: error: the signals could not be read; reconnect with the last event id\n\n`);
       close();
     } finally {
       busy = false;

@@ -52,7 +52,7 @@ export class SignalsController implements BeforeApplicationShutdown {
     const cursor = resume === 'now' ? await this.signals.endCursor(channel.key) : resume === undefined ? FROM_START : parseSignalCursor(resume);
     if (!cursor) throw fail('BAD_REQUEST', 'Last-Event-ID must be an event id such as 12.0');
     await this.signals.refuseCursorPastTheEnd(channel.key, cursor.seq, 'Last-Event-ID');
-    const close = streamSignals(this.store, this.bus, channel.key, cursor, req, res);
+    const close = await streamSignals(this.store, this.bus, channel.key, cursor, req, res);
     this.streams.add(close);
     req.on('close', () => this.streams.delete(close));
   }

@@ -87,4 +87,28 @@ describe('WebhookSender', () => {
     await expect(sender(undefined, false).send(viaName, SECRET, 'id', BODY, Date.now())).resolves.toMatchObject({ ok: false, error: expect.stringMatching(/^EBLOCKED/) });
     expect(target.received).toHaveLength(0);
   });
+
+  it('applies the URL policy as it is now to a stored URL: http and IP literals it refuses get nothing (no lookup guards them)', async () => {
+    const target = await listen((_req, res) => res.writeHead(204).end());
+    servers.push(target.server);
+    const port = new URL(target.url).port;
+    // stored while the sandbox was the upstream (loopback allowed), sent after a restart with a real messenger
+    await expect(sender(undefined, false).send(target.url, SECRET, 'id', BODY, Date.now())).resolves.toEqual({
+      ok: false,
+      error: 'EBLOCKED webhook URL refused: the URL must be https',
+      urlRefused: 'the URL must be https',
+    });
+    for (const [url, reason] of [
+      [`https://127.0.0.1:${port}/hook`, '127.0.0.1 is a loopback address'],
+      [`https://[::7f00:1]:${port}/hook`, '::7f00:1 is a loopback address (it embeds 127.0.0.1)'],
+      [`https://[::ffff:7f00:1]:${port}/hook`, '::ffff:7f00:1 is a loopback address (it embeds 127.0.0.1)'],
+      ['https://[::a9fe:a9fe]/latest', '::a9fe:a9fe is a linkLocal address (it embeds 169.254.169.254)'],
+    ] as const) {
+      const attempt = await sender(undefined, false).send(url, SECRET, 'id', BODY, Date.now());
+      expect(attempt).toMatchObject({ ok: false, urlRefused: expect.stringContaining(reason) });
+    }
+    expect(target.received).toHaveLength(0);
+    // with the sandbox as the upstream the same URL is delivered to
+    await expect(sender(undefined, true).send(target.url, SECRET, 'id', BODY, Date.now())).resolves.toEqual({ ok: true });
+  });
 });

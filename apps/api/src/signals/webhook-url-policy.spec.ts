@@ -15,12 +15,29 @@ describe('webhook URL policy', () => {
     ['fd00::1', 'uniqueLocal'],
     ['fe80::1', 'linkLocal'],
     ['::ffff:10.0.0.1', 'private'],
+    // IPv4-compatible (::a.b.c.d, deprecated) addresses reach the embedded IPv4 address on many stacks
+    ['::a9fe:a9fe', 'linkLocal'],
+    ['::169.254.169.254', 'linkLocal'],
+    ['::7f00:1', 'loopback'],
+    ['::10.0.0.1', 'private'],
+    ['::2', 'unspecified'],
+    // transition addresses that reach an embedded IPv4 address through a relay or translator are refused whole
+    ['2002:a9fe:a9fe::1', '6to4'],
+    ['2002:5db8:d822::1', '6to4'],
+    ['2001:0:4136:e378:8000:63bf:5601:5656', 'teredo'],
+    ['64:ff9b::a9fe:a9fe', 'rfc6052'],
+    ['64:ff9b:1::a9fe:a9fe', 'rfc6052'],
+    ['fec0::1', 'deprecatedSiteLocal'],
   ])('blocks %s (%s)', (address, range) => {
     expect(blockedAddressReason(address, { allowLoopback: false })).toContain(range);
   });
 
   it('allows public addresses, and loopback only when asked', () => {
     expect(blockedAddressReason('93.184.216.34', { allowLoopback: false })).toBeUndefined();
+    expect(blockedAddressReason('2606:2800:220:1:248:1893:25c8:1946', { allowLoopback: false })).toBeUndefined();
+    // an IPv4-compatible address is as public as the IPv4 address it embeds
+    expect(blockedAddressReason('::5db8:d822', { allowLoopback: false })).toBeUndefined();
+    expect(blockedAddressReason('::a9fe:a9fe', { allowLoopback: false })).toBe('::a9fe:a9fe is a linkLocal address (it embeds 169.254.169.254)');
     expect(blockedAddressReason('127.0.0.1', { allowLoopback: true })).toBeUndefined();
   });
 
@@ -33,6 +50,9 @@ describe('webhook URL policy', () => {
     ['https://10.0.0.5/in', 'private'],
     ['https://[::1]/in', 'loopback'],
     ['https://169.254.169.254/latest/meta-data', 'linkLocal'],
+    ['https://[::a9fe:a9fe]/latest/meta-data', 'linkLocal'],
+    ['https://[::7f00:1]/in', 'loopback'],
+    ['https://[2002:a9fe:a9fe::]/in', '6to4'],
     ['https://user:pw@hooks.example.com/', 'credentials'],
     ['not a url', 'not a URL'],
   ])('refuses %s', async (url, fragment) => {
