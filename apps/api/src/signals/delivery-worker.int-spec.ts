@@ -13,6 +13,21 @@ import { WebhookReceiver } from '../test-support/webhook-receiver';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const setWebhook = (h: ServiceHarness, brandKey: string, url: string | null) => h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey, url } });
 
+/** A service whose acme-kakao channel delivers to a receiver of the test's, for the tests of a describe. */
+function serviceWithReceiver(): { h: ServiceHarness; receiver: WebhookReceiver } {
+  const started = {} as { h: ServiceHarness; receiver: WebhookReceiver };
+  beforeAll(async () => {
+    started.h = await ServiceHarness.start();
+    started.receiver = await WebhookReceiver.start();
+    expect((await setWebhook(started.h, 'acme-kakao', started.receiver.url)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await started.h.stop();
+    await started.receiver.stop();
+  });
+  return started;
+}
+
 describe('deliveries to a channel whose receiver hangs', () => {
   let h: ServiceHarness;
   let hanging: WebhookReceiver;
@@ -55,32 +70,21 @@ describe('deliveries to a channel whose receiver hangs', () => {
 });
 
 describe("a consent result held in memory and the customer's later signals", () => {
-  let h: ServiceHarness;
-  let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    h = await ServiceHarness.start();
-    receiver = await WebhookReceiver.start();
-    expect((await setWebhook(h, 'acme-kakao', receiver.url)).status).toBe(200);
-  });
-  afterAll(async () => {
-    await h.stop();
-    await receiver.stop();
-  });
+  const service = serviceWithReceiver();
 
   it('keeps the customer’s seq order: a later message waits behind the held consent values', async () => {
-    receiver.status = 503;
+    service.receiver.status = 503;
     try {
-      await h.customerWrites('held-order', { text: 'you may call me' });
-      expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'held-order' })).body).toMatchObject({ ok: true });
-      await h.post('/sandbox/customers/held-order/consent', { brandKey: 'acme-kakao', nickname: 'Jun', phoneNumber: '010-7777-8888' });
-      await h.customerWrites('held-order', { text: 'written after the consent' });
+      await service.h.customerWrites('held-order', { text: 'you may call me' });
+      expect((await service.h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'held-order' })).body).toMatchObject({ ok: true });
+      await service.h.post('/sandbox/customers/held-order/consent', { brandKey: 'acme-kakao', nickname: 'Jun', phoneNumber: '010-7777-8888' });
+      await service.h.customerWrites('held-order', { text: 'written after the consent' });
       await pause(2_000);
     } finally {
-      receiver.status = 200;
+      service.receiver.status = 200;
     }
-    const of = () => receiver.accepted.filter((d) => d.json['userKey'] === 'held-order');
-    await receiver.waitFor(() => of().some((d) => d.json['kind'] === 'personal_info') && of().filter((d) => d.json['kind'] === 'message').length >= 2, 20_000);
+    const of = () => service.receiver.accepted.filter((d) => d.json['userKey'] === 'held-order');
+    await service.receiver.waitFor(() => of().some((d) => d.json['kind'] === 'personal_info') && of().filter((d) => d.json['kind'] === 'message').length >= 2, 20_000);
     expect(of().map((d) => d.json['kind'])).toEqual(['reference', 'message', 'agent', 'agent', 'personal_info', 'message']);
     const seqs = of().map((d) => Number(d.json['seq']));
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
@@ -167,26 +171,15 @@ describe('a webhook URL stored while the sandbox was the upstream, after a resta
 });
 
 describe('the log line of a failed delivery when the sandbox clock was moved', () => {
-  let h: ServiceHarness;
-  let receiver: WebhookReceiver;
-
-  beforeAll(async () => {
-    h = await ServiceHarness.start();
-    receiver = await WebhookReceiver.start();
-    expect((await setWebhook(h, 'acme-kakao', receiver.url)).status).toBe(200);
-  });
-  afterAll(async () => {
-    jest.restoreAllMocks();
-    await h.stop();
-    await receiver.stop();
-  });
+  const service = serviceWithReceiver();
+  afterAll(() => jest.restoreAllMocks());
 
   it('tells the retry time in wall-clock time, not in the sandbox clock’s', async () => {
-    expect((await h.post('/sandbox/clock', { advanceSeconds: 30 * 24 * 3600 })).status).toBe(200);
+    expect((await service.h.post('/sandbox/clock', { advanceSeconds: 30 * 24 * 3600 })).status).toBe(200);
     const warn = jest.spyOn(Logger.prototype, 'warn');
-    receiver.status = 503;
+    service.receiver.status = 503;
     try {
-      await h.customerWrites('moved-clock', { text: 'fails' });
+      await service.h.customerWrites('moved-clock', { text: 'fails' });
       const failureLine = () => warn.mock.calls.map((c) => String(c[0])).find((line) => line.includes('delivery failed'));
       const deadline = Date.now() + 5_000;
       while (!failureLine() && Date.now() < deadline) await pause(20);
@@ -195,7 +188,7 @@ describe('the log line of a failed delivery when the sandbox clock was moved', (
       expect(times.length).toBeGreaterThan(0);
       for (const at of times) expect(Math.abs(at - Date.now())).toBeLessThan(60_000);
     } finally {
-      receiver.status = 200;
+      service.receiver.status = 200;
     }
   });
 });
