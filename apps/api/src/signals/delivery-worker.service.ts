@@ -227,13 +227,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
    * a failed signal is tried again on its schedule (1 s, 2 s, 4 s, … up to 10 minutes), never sooner.
    */
   private afterRound(channelKey: string, round: ChannelRound, now: number): void {
-    if (round.delivered > 0) {
+    // nothing waiting out a back-off (all delivered, or what is left waits behind a consent result held for its
+    // turn, whose release starts a round): a signal written next starts a round at once, so the channel is not paused
+    if (round.delivered > 0 || round.nextDueMs === undefined) {
       this.pausedUntil.delete(channelKey);
       return;
     }
-    // nothing due (what is left waits behind a consent result held for its turn): looked at again with the next poll
-    const pauseMs = round.nextDueMs === undefined ? IDLE_POLL_MS : Math.max(0, Math.min(MAX_PAUSE_MS, round.nextDueMs - now));
-    this.pausedUntil.set(channelKey, Date.now() + pauseMs);
+    this.pausedUntil.set(channelKey, Date.now() + Math.max(0, Math.min(MAX_PAUSE_MS, round.nextDueMs - now)));
   }
 
   /**
