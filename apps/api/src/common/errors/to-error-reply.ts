@@ -23,6 +23,11 @@ function isJsonScalar(body: unknown): boolean {
   }
 }
 
+/** body-parser and raw-body name what went wrong reading a body in `type` (`entity.parse.failed`, `request.aborted`, …). */
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string';
+}
+
 function fromBodyParser(error: BodyParserError): ErrorReply | undefined {
   switch (error.type) {
     case 'entity.parse.failed':
@@ -67,8 +72,9 @@ export const STORAGE_UNAVAILABLE_MESSAGE = 'the database cannot be reached just 
 export function toErrorReply(error: unknown): ErrorReply | undefined {
   if (error instanceof DomainError) return errorReply(error.code, error.message);
   if (error instanceof UpstreamUnavailableError) return errorReply('UPSTREAM_UNAVAILABLE', `the messenger could not be reached: ${error.message}`);
+  // before the database's test, which goes by socket codes: a client that left mid-body is ECONNABORTED too
+  if (isBodyParserError(error)) return fromBodyParser(error);
   if (isDatabaseUnreachable(error)) return errorReply('STORAGE_UNAVAILABLE', STORAGE_UNAVAILABLE_MESSAGE);
   if (error instanceof HttpException) return fromHttpException(error);
-  if (typeof error === 'object' && error !== null) return fromBodyParser(error as BodyParserError);
   return undefined;
 }
