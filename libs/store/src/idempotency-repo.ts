@@ -40,20 +40,27 @@ export class IdempotencyRepo {
     });
   }
 
-  async complete(keyId: string, idemKey: string, status: number, body: unknown): Promise<void> {
+  /**
+   * Keeps the answer of the claim made at `claimedMs` (the `nowMs` it was made with): a claim of the same key made
+   * since, once this one counted as forgotten, is another request's and is left alone.
+   */
+  async complete(keyId: string, idemKey: string, claimedMs: number, status: number, body: unknown): Promise<void> {
     await this.tx.run((trx) =>
       trx
         .updateTable('idempotency_keys')
         .set({ status, response: JSON.stringify(body) })
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
+        .where('created_ms', '=', claimedMs)
         .execute(),
     );
   }
 
-  /** Frees the key after a request that failed before the messenger was asked, so a retry runs again. */
-  async release(keyId: string, idemKey: string): Promise<void> {
-    await this.tx.run((trx) => trx.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idem_key', '=', idemKey).where('status', 'is', null).execute());
+  /** Frees the key claimed at `claimedMs` after its request failed before the messenger was asked, so a retry runs again. */
+  async release(keyId: string, idemKey: string, claimedMs: number): Promise<void> {
+    await this.tx.run((trx) =>
+      trx.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idem_key', '=', idemKey).where('created_ms', '=', claimedMs).where('status', 'is', null).execute(),
+    );
   }
 
   async forgetOlderThan(cutoffMs: number): Promise<void> {

@@ -251,18 +251,29 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
   it('claims an idempotency key once and replays its answer; another body conflicts', async () => {
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 1, 0)).toEqual({ kind: 'new' });
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 2, 0)).toEqual({ kind: 'in_progress' });
-    await store.idempotency.complete('k1', 'idem-1', 200, { ok: true, serial: 's' });
+    await store.idempotency.complete('k1', 'idem-1', 1, 200, { ok: true, serial: 's' });
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 3, 0)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 's' } });
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 3, 0)).toEqual({ kind: 'conflict' });
     expect(await store.idempotency.claim('k2', 'idem-1', 'hash-b', 3, 0)).toEqual({ kind: 'new' });
-    await store.idempotency.release('k2', 'idem-1');
+    await store.idempotency.release('k2', 'idem-1', 3);
     expect(await store.idempotency.claim('k2', 'idem-1', 'hash-c', 4, 0)).toEqual({ kind: 'new' });
     await store.idempotency.forgetOlderThan(4);
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 5, 0)).toEqual({ kind: 'new' });
     // a claim past its keeping counts as forgotten before any sweep
-    await store.idempotency.complete('k1', 'idem-1', 200, { ok: true, serial: 't' });
+    await store.idempotency.complete('k1', 'idem-1', 5, 200, { ok: true, serial: 't' });
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 6, 5)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 't' } });
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-d', 7, 6)).toEqual({ kind: 'new' });
+  });
+
+  it("leaves alone a newer claim of an idempotency key when the forgotten claim's request ends", async () => {
+    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 10, 0)).toEqual({ kind: 'new' });
+    // its request is still under way when its keeping ends: a retry claims the key anew
+    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 20, 15)).toEqual({ kind: 'new' });
+    await store.idempotency.complete('k3', 'idem-3', 10, 200, { ok: true, serial: 'first' });
+    await store.idempotency.release('k3', 'idem-3', 10);
+    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 21, 15)).toEqual({ kind: 'in_progress' });
+    await store.idempotency.complete('k3', 'idem-3', 20, 200, { ok: true, serial: 'second' });
+    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 22, 15)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 'second' } });
   });
 
   it('remembers upload URLs with their kind and image type', async () => {

@@ -68,7 +68,9 @@ export class IdempotencyService {
   /** Runs `handler` once per key and request; without a key, simply runs it. */
   async run<T>(call: IdempotentCall | undefined, handler: () => Promise<T>): Promise<T> {
     if (!call) return handler();
-    const claim = await this.claim(call);
+    // the service's clock, which the sandbox's clock moves: keys are forgotten after 24 hours of it
+    const now = this.clock.now();
+    const claim = await this.claim(call, now);
     switch (claim.kind) {
       case 'replay':
         call.response.status(claim.status).setHeader('Idempotent-Replayed', 'true');
@@ -88,11 +90,11 @@ export class IdempotencyService {
     try {
       body = await handler();
     } catch (error) {
-      await this.store.idempotency.release(call.keyId, call.idemKey);
+      await this.store.idempotency.release(call.keyId, call.idemKey, now);
       throw error;
     }
     try {
-      await this.store.idempotency.complete(call.keyId, call.idemKey, call.response.statusCode, body);
+      await this.store.idempotency.complete(call.keyId, call.idemKey, now, call.response.statusCode, body);
     } catch (error) {
       // the send happened: answer it, and keep the key claimed so that a retry cannot send it twice
       process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${error instanceof Error ? error.message : String(error)}`);
@@ -100,9 +102,7 @@ export class IdempotencyService {
     return body;
   }
 
-  private async claim(call: IdempotentCall) {
-    // the service's clock, which the sandbox's clock moves: keys are forgotten after 24 hours of it
-    const now = this.clock.now();
+  private async claim(call: IdempotentCall, now: number) {
     if (Math.abs(now - this.lastSweep) > SWEEP_EVERY_MS) {
       this.lastSweep = now;
       await this.store.idempotency.forgetOlderThan(now - RETENTION_MS);
