@@ -187,6 +187,21 @@ describe('POST /api/agent/send/attachments', () => {
     expect(new Set(journaled.slice(1))).toEqual(new Set(texts.map((t) => t.body.serial)));
   });
 
+  it('is not cut into by an end made meanwhile: the consultation ends after its last bubble, and is journaled so', async () => {
+    await h.customerWrites('a-end', { text: 'hi' });
+    const first = await writeNoise(files.file('end-1.jpg'), 2400, 1600, 'jpeg');
+    const second = await writeNoise(files.file('end-2.jpg'), 2400, 1600, 'jpeg');
+    const attachments = send('a-end', [['files', first], ['files', second]], { imageStyle: 'plain' });
+    const deadline = Date.now() + 10_000;
+    while (!(await agentBubbles('a-end')).some((b) => b.kind === 'image') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const ended = await h.post<{ ok: boolean }>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'a-end' });
+    expect(ended.body.ok).toBe(true);
+    expect((await attachments).body.results.map((r) => r.ok)).toEqual([true, true]);
+    expect((await agentBubbles('a-end')).map((b) => b.kind)).toEqual(['image', 'image']);
+    const items = (await h.get<{ messages: Array<{ kind: string }> }>('/api/agent/rooms/a-end/messages?brand=acme-kakao')).body.messages;
+    expect(items.map((m) => m.kind).reverse()).toEqual(['reference', 'message', 'agent', 'ended']);
+  });
+
   it.each([
     ['1,001 emoji', '\u{1F600}'.repeat(1001)],
     ['501 hearts with their variation selector (1,002 characters)', '\u2764\uFE0F'.repeat(501)],

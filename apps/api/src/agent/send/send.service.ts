@@ -77,7 +77,12 @@ export class SendService {
 
   /** One text bubble to a customer of a channel the caller was already allowed to use. */
   deliverText(channel: ChannelRecord, userKey: string, text: string): Promise<SendResponseDto> {
-    return this.deliver(channel, userKey, { op: 'send_text', kind: 'text', text, bubbleText: text }, (serialNumber) =>
+    return this.turns.run(channel.key, userKey, () => this.deliverTextInTurn(channel, userKey, text));
+  }
+
+  /** As deliverText, for a caller that holds the customer's turn already (an end's greeting). */
+  deliverTextInTurn(channel: ChannelRecord, userKey: string, text: string): Promise<SendResponseDto> {
+    return this.deliverInTurn(channel, userKey, { op: 'send_text', kind: 'text', text, bubbleText: text }, (serialNumber) =>
       this.messenger.writeText({ senderKey: channel.senderKey, userKey, serialNumber, message: text }),
     );
   }

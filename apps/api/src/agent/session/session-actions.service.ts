@@ -5,25 +5,25 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
-import { KeyedTurns } from '../../common/concurrency/keyed-turns';
 import { toErrorReply } from '../../common/errors/to-error-reply';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import { type EndReason, sessionEnding } from '../../journal/session-ending';
 import type { CustomerTargetDto } from '../send/dto/send-text.dto';
+import { CustomerSendTurns } from '../send/customer-send-turns';
 import { SendService } from '../send/send.service';
 import type { EndDto, EndWithBotDto, GreetingResultDto, SessionActionResponseDto } from './dto/session-action.dto';
 
 /**
  * Ends consultations (plainly or with a hand-off to the bot) and blocks or unblocks customers. Never billed.
- * One customer's ends and blocks take turns, so that of several ends at once only the first greets and ends.
+ * An end or block takes its turn among the customer's sends (CustomerSendTurns): of several ends at once only the
+ * first greets and ends, and no send is journaled on the wrong side of an end the customer saw before or after it.
  */
 @Injectable()
 export class SessionActionsService {
-  private readonly turns = new KeyedTurns();
-
   constructor(
     private readonly access: BrandAccessService,
     private readonly sends: SendService,
+    private readonly turns: CustomerSendTurns,
     private readonly journal: JournalWriter,
     @Inject(STORE) private readonly store: Store,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
@@ -44,7 +44,7 @@ export class SessionActionsService {
   /** The greeting's outcome, also when it could not be sent at all (plan used up, for one): it never stops the end. */
   private async sendGreeting(channel: ChannelRecord, userKey: string, greeting: string): Promise<GreetingResultDto> {
     try {
-      return await this.sends.deliverText(channel, userKey, greeting);
+      return await this.sends.deliverTextInTurn(channel, userKey, greeting);
     } catch (error) {
       const reply = toErrorReply(error);
       if (!reply) throw error;
@@ -67,7 +67,7 @@ export class SessionActionsService {
   }
 
   private inTurn<T>(channel: ChannelRecord, userKey: string, task: () => Promise<T>): Promise<T> {
-    return this.turns.run(`${channel.key}\u0000${userKey}`, task);
+    return this.turns.run(channel.key, userKey, task);
   }
 
   async unblock(principal: Principal, dto: CustomerTargetDto): Promise<SessionActionResponseDto> {
