@@ -6,8 +6,13 @@ export type CommandName = (typeof COMMANDS)[number];
 /** A team-chat command as the gateway runs it. */
 export interface CommandRequest {
   command: CommandName;
-  /** what follows the command */
+  /** what follows the command; with `customer` given, all that follows the customer (never split for one) */
   args: string;
+  /**
+   * the customer as a team chat gives it apart from the text (Discord's `customer` option), `<channel>:<customer>` or
+   * the customer alone; taken whole, white space and all
+   */
+  customer?: string;
   /** who typed it, as the team chat names them */
   user: string;
   /** the thread it was typed in, `<channel>:<customer>` as the relay gave it; the customer then need not be named */

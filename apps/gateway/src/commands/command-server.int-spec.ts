@@ -61,9 +61,13 @@ describe('the command server', () => {
         me: () => (asked.push('me'), Promise.resolve({ brands: [{ channels: [{ key: 'acme-kakao' }] }] })),
         messages: ({ userKey }: { userKey: string }) => {
           asked.push(`messages ${userKey}`);
-          const messages = userKey === 'rita' ? [{ seq: 1, userKey, sessionId: 's', kind: 'message', text: 'Where is **my** parcel? @everyone', timestampUnixMs: Date.UTC(2026, 0, 2, 3, 4) }] : [];
+          const messages =
+            userKey === 'rita' ? [{ seq: 1, userKey, sessionId: 's', kind: 'message', text: 'Where is **my** parcel? @everyone', timestampUnixMs: Date.UTC(2026, 0, 2, 3, 4) }]
+            : userKey === 'kim' ? [{ seq: 2, userKey, sessionId: 't', kind: 'message', text: 'Hello', timestampUnixMs: Date.UTC(2026, 0, 2, 3, 5) }]
+            : [];
           return Promise.resolve({ ok: true, brand: 'acme-kakao', userKey, messages });
         },
+        end: ({ userKey, greeting }: { userKey: string; greeting?: string }) => (asked.push(`end ${userKey} ${JSON.stringify(greeting)}`), Promise.resolve({ ok: true, sessionId: 't' })),
       } as unknown as BrandwireClient;
       const server = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, new TeamCommands(client, new Memos(join(dir, 'memos.json')), () => undefined), (line) => lines.push(line));
       ({ url, close } = server);
@@ -119,6 +123,17 @@ describe('the command server', () => {
         body: { ok: false, code: 'BAD_REQUEST', message: "the gateway takes Discord's PING (1) and slash commands (2), not interactions of type 3" },
       });
       expect(asked).toContain('messages rita');
+    });
+
+    it("takes the customer option whole: a customer holding white space is not split, so no other customer is ended or greeted", async () => {
+      const close = await post(slash('cs-close', { customer: 'kim lee', greeting: 'Bye now' }));
+      expect(close).toEqual({ status: 200, body: { type: 4, data: { content: 'no customer kim lee on acme-kakao', allowed_mentions: { parse: [] }, flags: 64 } } });
+      expect(asked).toContain('messages kim lee');
+      expect(asked.filter((call) => call.startsWith('end '))).toEqual([]);
+      // the customer named alone is ended, the greeting whole
+      const ended = await post(slash('cs-close', { customer: 'acme-kakao:kim', greeting: 'kim  lee, bye' }));
+      expect(ended).toEqual({ status: 200, body: { type: 4, data: { content: 'ended the consultation with kim \\(acme-kakao\\), after the greeting', allowed_mentions: { parse: [] } } } });
+      expect(asked.filter((call) => call.startsWith('end '))).toEqual(['end kim "kim  lee, bye"']);
     });
 
     it('refuses an interaction signed more than 5 minutes ago, with another key, or sent again (a replay)', async () => {

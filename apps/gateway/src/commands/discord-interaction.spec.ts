@@ -9,24 +9,36 @@ describe("Discord's interactions", () => {
     expect(discordInteractionOf(json({ type: 1, id: '1', application_id: '2' }))).toEqual({ kind: 'ping' });
     expect(discordInteractionOf(command('cs-who', [{ name: 'customer', value: 'acme-kakao:rita' }]))).toEqual({
       kind: 'command',
-      request: { command: '/cs-who', args: 'acme-kakao:rita', user: 'jun' },
+      request: { command: '/cs-who', customer: 'acme-kakao:rita', args: '', user: 'jun' },
     });
     expect(discordInteractionOf(command('cs-memo', [{ name: 'memo', value: ' VIP: calls after 6 pm ' }, { name: 'customer', value: 'rita' }]))).toEqual({
       kind: 'command',
-      request: { command: '/cs-memo', args: 'rita VIP: calls after 6 pm', user: 'jun' },
+      request: { command: '/cs-memo', customer: 'rita', args: 'VIP: calls after 6 pm', user: 'jun' },
     });
     // in a direct message the user is `user`; the greeting is optional
     expect(discordInteractionOf(command('CS-CLOSE', [{ name: 'customer', value: 'rita' }], { user: { username: 'ana' } }))).toEqual({
       kind: 'command',
-      request: { command: '/cs-close', args: 'rita', user: 'ana' },
+      request: { command: '/cs-close', customer: 'rita', args: '', user: 'ana' },
     });
     expect(discordInteractionOf(command('cs-close', [{ name: 'customer', value: 'rita' }, { name: 'greeting', value: 'Bye!' }], {}))).toEqual({
       kind: 'command',
-      request: { command: '/cs-close', args: 'rita Bye!', user: 'someone' },
+      request: { command: '/cs-close', customer: 'rita', args: 'Bye!', user: 'someone' },
     });
     // without a customer the command's usage is answered: the memo's first word is never taken for one
     expect(discordInteractionOf(command('cs-memo', [{ name: 'memo', value: 'rita is kind' }]))).toEqual({ kind: 'command', request: { command: '/cs-memo', args: '', user: 'jun' } });
-    expect(discordInteractionOf(command('cs-who', [{ name: 'customer', value: 'rita' }, { name: 'greeting', value: 'ignored' }]))).toMatchObject({ request: { args: 'rita' } });
+    expect(discordInteractionOf(command('cs-who', [{ name: 'customer', value: 'rita' }, { name: 'greeting', value: 'ignored' }]))).toMatchObject({ request: { customer: 'rita', args: '' } });
+  });
+
+  it('keeps the customer option apart from the memo or greeting: a customer holding white space is never split into a customer and text', () => {
+    expect(discordInteractionOf(command('cs-close', [{ name: 'customer', value: ' kim lee ' }, { name: 'greeting', value: 'Bye!' }]))).toEqual({
+      kind: 'command',
+      request: { command: '/cs-close', customer: 'kim lee', args: 'Bye!', user: 'jun' },
+    });
+    expect(discordInteractionOf(command('cs-memo', [{ name: 'customer', value: 'kim lee' }, { name: 'memo', value: 'asked twice' }]))).toMatchObject({
+      request: { customer: 'kim lee', args: 'asked twice' },
+    });
+    // a customer option of white space only is none: the usage is answered
+    expect(discordInteractionOf(command('cs-who', [{ name: 'customer', value: '   ' }]))).toEqual({ kind: 'command', request: { command: '/cs-who', args: '', user: 'jun' } });
   });
 
   it('answers an unknown command in Discord, and refuses what is no interaction the gateway takes', () => {
@@ -49,5 +61,20 @@ describe("Discord's interactions", () => {
     expect(discordAnswer('memo kept for rita', false)).toEqual({ type: 4, data: { content: 'memo kept for rita', allowed_mentions: { parse: [] } } });
     const content = String(discordAnswer('m'.repeat(2_500), false).data['content']);
     expect([content.length, content.endsWith(' … (cut)')]).toEqual([2_000, true]);
+  });
+
+  it('cuts a long answer between characters, never in a surrogate pair nor after an escaping backslash, and within 2,000 UTF-16 units', () => {
+    const contentOf = (written: string): string => String(discordAnswer(written, false).data['content']);
+    const emoji = '\u{1F600}';
+    // 1,992 units are left before the marker: the emoji at 1,991 would be split in two
+    expect(contentOf(`${'m'.repeat(1_991)}${emoji.repeat(10)}`)).toBe(`${'m'.repeat(1_991)} … (cut)`);
+    expect(contentOf(`${'m'.repeat(1_990)}${emoji.repeat(10)}`)).toBe(`${'m'.repeat(1_990)}${emoji} … (cut)`);
+    // the escaped `*` at 1,991 would leave its backslash alone
+    expect(contentOf(`${'m'.repeat(1_991)}${'*'.repeat(10)}`)).toBe(`${'m'.repeat(1_991)} … (cut)`);
+    // escaping doubles each of these: the text is cut so its escaped form fits with the marker
+    expect(contentOf('*'.repeat(1_500))).toBe(`${'\\*'.repeat(996)} … (cut)`);
+    expect(contentOf('\\'.repeat(1_001))).toBe(`${'\\\\'.repeat(996)} … (cut)`);
+    // a text whose escaped form just fits is not cut
+    expect(contentOf('*'.repeat(1_000))).toBe('\\*'.repeat(1_000));
   });
 });

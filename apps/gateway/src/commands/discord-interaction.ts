@@ -59,10 +59,12 @@ export function discordInteractionOf(body: Buffer): DiscordInteraction {
   };
   const customer = valueOf('customer');
   const rest = command === '/cs-memo' ? valueOf('memo') : command === '/cs-close' ? valueOf('greeting') : '';
-  // no customer: the usage is answered, rather than the memo's first word taken for one
-  const args = customer === '' ? '' : `${customer} ${rest}`.trim();
   const username = interaction.member?.user?.username ?? interaction.user?.username;
-  return { kind: 'command', request: { command, args, user: (typeof username === 'string' && username !== '' ? username : 'someone').slice(0, 100) } };
+  const user = (typeof username === 'string' && username !== '' ? username : 'someone').slice(0, 100);
+  // no customer: the usage is answered, rather than the memo's first word taken for one
+  if (customer === '') return { kind: 'command', request: { command, args: '', user } };
+  // the customer and the text stay apart, as Discord gave them: `kim lee` is never the customer `kim` and text `lee …`
+  return { kind: 'command', request: { command, customer, args: rest, user } };
 }
 
 /** Discord's answer to its PING. */
@@ -74,6 +76,21 @@ export const DISCORD_PONG = { type: PONG };
  */
 export function discordAnswer(written: string, forAsker: boolean): { type: number; data: Record<string, unknown> } {
   const text = markdownEscaped(written);
-  const content = text.length <= LONGEST ? text : `${text.slice(0, LONGEST - CUT.length)}${CUT}`;
+  const content = text.length <= LONGEST ? text : `${escapedWithin(written, LONGEST - CUT.length)}${CUT}`;
   return { type: CHANNEL_MESSAGE, data: { content, allowed_mentions: { parse: [] }, ...(forAsker && { flags: EPHEMERAL }) } };
+}
+
+/**
+ * The longest beginning of `written` whose escaped form has at most `units` UTF-16 units: cut between characters
+ * (never in a surrogate pair) and before escaping (never after a lone escaping backslash).
+ */
+function escapedWithin(written: string, units: number): string {
+  let kept = '';
+  // by code point: an emoji is one step
+  for (const character of written) {
+    const escaped = markdownEscaped(character);
+    if (kept.length + escaped.length > units) break;
+    kept += escaped;
+  }
+  return kept;
 }

@@ -89,8 +89,9 @@ export class TeamCommands {
   }
 
   /**
-   * The customer: the thread's (which must name a channel of the key), else the first word (`<channel>:<customer>`,
-   * or a customer of one channel of the key); a customer with no messages is none.
+   * The customer: the thread's (which must name a channel of the key), else the one given apart from the text, else
+   * the first word (`<channel>:<customer>`, or a customer of one channel of the key); a customer with no messages is
+   * none.
    */
   private async customerOf(request: CommandRequest): Promise<Customer | CommandOutcome> {
     const channels = await this.channelKeys();
@@ -99,8 +100,9 @@ export class TeamCommands {
       if (split.channel === undefined) return mistake(`the thread ${JSON.stringify(request.thread)} names no customer of the channels of the gateway's key (${channels.join(', ')})`);
       return (await this.exists(split.channel, split.customer)) ? { channel: split.channel, customer: split.customer, rest: request.args } : noCustomer(split.customer, [split.channel]);
     }
-    const [word = ''] = request.args.split(/\s+/, 1);
-    const rest = request.args.slice(word.length).trim();
+    // a customer given apart (Discord's option) is taken whole: its text is never split into a customer and the rest
+    const word = request.customer ?? request.args.split(/\s+/, 1)[0] ?? '';
+    const rest = request.customer !== undefined ? request.args : request.args.slice(word.length).trim();
     if (word === '') return mistake(`usage: ${request.command} <customer>${USAGE_TAIL[request.command]} (the customer as <channel>:<customer> when several channels have one of that name)`);
     const split = splitCustomer(word, channels);
     const candidates = split.channel !== undefined ? [split.channel] : channels;
