@@ -10,5 +10,6 @@ export type { IdempotencyClaim, IdempotencyRepo } from './idempotency-repo';
 export type { UploadKind, UploadRecord, UploadsRepo } from './uploads-repo';
 export { newWebhookSecret, type ChannelSettings, type SettingsRepo } from './settings-repo';
 export type { SignalKey, SignalRecord, SignalState, SignalsRepo } from './signals-repo';
+export { MAX_PART } from './signals-repo';
 export type { DeviceCodeRecord, DeviceCodeState, DeviceCodesRepo, DeviceGrant, NewDeviceCode } from './device-codes-repo';
 export type { ConversationExportRepo, ConversationLineRecord, ConversationPage, ExportedConversation } from './conversation-export-repo';

@@ -10,8 +10,11 @@ import type { Transactions } from './transactions';
  */
 const PENDING = sql.lit('pending');
 
-/** the largest `part` (an `integer` column on PostgreSQL, which refuses a larger number even to compare with) */
-const MAX_PART = 2_147_483_647;
+/**
+ * The largest `part` storage holds (an `integer` column on PostgreSQL, which refuses a larger number even to
+ * compare with), far above any real one: a cursor with it is after every part of its seq.
+ */
+export const MAX_PART = 2_147_483_647;
 
 /** keys per UPDATE of markDelivered: 600 parameters, well under SQLite's and PostgreSQL's limits */
 const MARK_CHUNK = 200;
@@ -73,8 +76,8 @@ export class SignalsRepo {
   ) {}
 
   /**
-   * Signals after a cursor, in order. A cursor's part past the column's range (a bare seq is "after every part",
-   * Number.MAX_SAFE_INTEGER) is taken as the largest the column holds: the same signals follow it.
+   * Signals after a cursor, in order. A cursor's part past the column's range (a bare seq, "after every part", is
+   * parsed with Number.MAX_SAFE_INTEGER) is taken as MAX_PART, the largest the column holds: the same signals follow it.
    */
   async listAfter(channelKey: string, cursor: { seq: number; part: number }, max: number): Promise<SignalRecord[]> {
     const after = { seq: cursor.seq, part: Math.min(cursor.part, MAX_PART) };

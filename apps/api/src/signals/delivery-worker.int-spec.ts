@@ -9,6 +9,8 @@ import { type RunningService, startService } from '../app/start-service';
 import { loadConfig } from '../config/config';
 import { ServiceHarness, TEST_SEED, TOKENS } from '../test-support/service-harness';
 import { WebhookReceiver } from '../test-support/webhook-receiver';
+import { HeldConsents } from './held-consents';
+import { PersonalInfoRelay } from './personal-info-relay.service';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const setWebhook = (h: ServiceHarness, brandKey: string, url: string | null) => h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.admin, body: { brandKey, url } });
@@ -91,6 +93,68 @@ describe("a consent result held in memory and the customer's later signals", () 
   }, 40_000);
 });
 
+/** A webhook receiver that refuses (500) the signals of one customer and takes (200) everyone else's, recording each attempt. */
+async function startPickyReceiver(refusedUserKey: string): Promise<{ url: string; attempts: Array<{ id: string; userKey: unknown; atMs: number }>; close(): Promise<void> }> {
+  const attempts: Array<{ id: string; userKey: unknown; atMs: number }> = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const userKey = (JSON.parse(body) as Record<string, unknown>)['userKey'];
+      attempts.push({ id: String(req.headers['webhook-id']), userKey, atMs: Date.now() });
+      res.writeHead(userKey === refusedUserKey ? 500 : 200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    attempts,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe("a receiver that refuses one customer's signals while it takes the others'", () => {
+  let h: ServiceHarness;
+  let receiver: Awaited<ReturnType<typeof startPickyReceiver>>;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+    receiver = await startPickyReceiver('refused-one');
+    expect((await setWebhook(h, 'acme-kakao', receiver.url)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await h.stop();
+    await receiver.close();
+  });
+
+  it('gets the refused signal again on its back-off (1 s, then 2 s), not at every round the others are delivered in', async () => {
+    await h.customerWrites('refused-one', { text: 'refused every time' });
+    const deadline = Date.now() + 5_000;
+    while (!receiver.attempts.some((a) => a.userKey === 'refused-one') && Date.now() < deadline) await pause(10);
+    const first = receiver.attempts.find((a) => a.userKey === 'refused-one');
+    expect(first).toBeDefined();
+    // other customers write all along: their rounds deliver, many a second
+    const until = (first?.atMs ?? 0) + 2_500;
+    await Promise.all(
+      [0, 1, 2, 3].map(async (c) => {
+        for (let n = 0; Date.now() < until; n += 1) await h.customerWrites(`taken-${c}`, { text: `taken ${n}` });
+      }),
+    );
+    const refused = receiver.attempts.filter((a) => a.id === first?.id && a.atMs <= until);
+    const taken = receiver.attempts.filter((a) => String(a.userKey).startsWith('taken-'));
+    expect(taken.length).toBeGreaterThan(10);
+    // the first attempt, its retry after about 1 s, and one about 2 s after that (it may fall within the 2.5 s)
+    expect(refused.length).toBeGreaterThanOrEqual(2);
+    expect(refused.length).toBeLessThanOrEqual(3);
+    // each retry after its back-off (1 s and 2 s, ±20 %), never sooner
+    const gaps = refused.slice(1).map((a, i) => a.atMs - (refused[i]?.atMs ?? 0));
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(0.8 * 1_000 * 2 ** i - 50));
+  }, 30_000);
+});
+
 /** A messenger that is not the sandbox: no control API (404), and every partner call refused. */
 async function startPlainMessenger(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
@@ -163,6 +227,20 @@ describe('a webhook URL stored while the sandbox was the upstream, after a resta
     expect(pending.filter((s) => s.userKey === 'stale-url').map((s) => s.payload.kind)).toEqual(['reference', 'message']);
     const refusedLines = warn.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('acme-kakao') && line.includes('must be https'));
     expect(refusedLines).toHaveLength(1);
+
+    // a consent result for it is dropped at once, not held for a turn that never comes (its earlier signals are
+    // never sent to the refused URL), nor are the customer's later signals held behind it
+    const channel = await real.runtime.store.directory.findChannel('acme-kakao');
+    if (!channel) throw new Error('no acme-kakao channel');
+    await real.app.get(PersonalInfoRelay).relay(channel, 'stale-url', { nickname: 'Min', phoneNumber: '010-1234-5678' });
+    const consents = real.app.get(HeldConsents);
+    expect(consents.firstHeld('acme-kakao', 'stale-url')).toBeDefined();
+    const dropped = () => warn.mock.calls.map((c) => String(c[0])).find((line) => line.includes('consent signal seq') && line.includes('webhook URL not allowed'));
+    const heldUntil = Date.now() + 2_000;
+    while ((consents.firstHeld('acme-kakao', 'stale-url') !== undefined || !dropped()) && Date.now() < heldUntil) await pause(20);
+    expect(consents.firstHeld('acme-kakao', 'stale-url')).toBeUndefined();
+    expect(dropped()).toBeDefined();
+    expect(receiver.received.length).toBe(hitsAtRestart);
 
     // the same URL is refused by PUT now, with the same reason
     const again = await call(real, 'PUT', '/api/agent/settings/webhook', { brandKey: 'acme-kakao', url: receiver.url });

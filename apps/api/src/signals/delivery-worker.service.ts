@@ -54,6 +54,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly noWebhook = new Set<string>();
   /** the URL each channel's webhook was last refused for by the URL policy (said once in the log, not every round) */
   private readonly refusedUrls = new Map<string, string>();
+  /**
+   * channels whose last round with attempts delivered something: their endpoint answers. A round that delivers to a
+   * channel not in it (its endpoint failed everything, or this instance has not delivered it yet) makes what waits
+   * for a retry due at once; a round of one in it does not, so a signal the endpoint refuses while it takes the others
+   * keeps its back-off.
+   */
+  private readonly answering = new Set<string>();
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private readonly unsubscribe: Array<() => void> = [];
@@ -128,6 +135,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   async webhookChanged(channelKey: string, url: string | null): Promise<void> {
     const round = this.rounds.get(channelKey);
     if (round) round.lost = true;
+    // a new endpoint is not known to answer: its first delivery makes the backlog due
+    this.answering.delete(channelKey);
     if (url !== null) this.noWebhook.delete(channelKey);
     // what waited for delivery to a removed webhook is not sent anywhere (nor to one set later); it stays listed for catch-up
     if (url === null) await this.store.signals.stopPendingWithoutWebhook(channelKey);
@@ -187,6 +196,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     if (!(await this.claim(channelKey))) {
       // another instance delivers it: looked at again with the next poll, not at every signal written
       this.pausedUntil.set(channelKey, Date.now() + IDLE_POLL_MS);
+      this.answering.delete(channelKey);
       return false;
     }
     const settings = await this.store.settings.get(channelKey);
@@ -270,6 +280,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     });
     await Promise.all(workers);
     await this.store.signals.markDelivered(round.delivered);
+    if (round.delivered.length > 0) {
+      // The endpoint answers again after failing everything: whatever waits for a retry is due now, so a receiver
+      // that is back gets it all. Not while it answered all along (a signal it keeps refusing while it takes the
+      // others waits out its back-off), and before this round's failures are written: they keep theirs.
+      if (!this.answering.has(channelKey)) await this.store.signals.expedite(channelKey, now);
+      this.answering.add(channelKey);
+    } else if (round.failed.length > 0) {
+      this.answering.delete(channelKey);
+    }
     await this.store.signals.markFailed(round.failed);
     const failed = round.failed.find((f) => !f.dead);
     const refused = round.failed.find((f) => f.urlRefused !== undefined);
@@ -286,8 +305,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       // the url is not logged: receivers often carry their secret in it
       this.logger.warn(`webhook of ${channelKey}: delivery failed (${failed.error}); it is tried again ${retryTime(failed.nextAttemptMs, this.clock.now(), Date.now())}`);
     }
-    // The endpoint answered: whatever waits for a retry is due now, so a receiver that is back gets it all.
-    if (round.delivered.length > 0) await this.store.signals.expedite(channelKey, now);
     return { delivered: round.delivered.length, nextDueMs: nextDue(chains.values(), round) };
   }
 

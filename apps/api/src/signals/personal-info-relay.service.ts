@@ -75,8 +75,11 @@ export class PersonalInfoRelay implements BeforeApplicationShutdown {
     while (await this.store.signals.hasPendingBefore(payload.brandKey, payload.userKey, payload.seq)) {
       await pause(TURN_POLL_MS);
       if (this.closed) return 'stopping';
-      // waiting for a webhook that was removed would be waiting for ever
-      if (!(await this.webhookOf(payload.brandKey))) return 'webhook removed';
+      // waiting for a webhook that was removed would be waiting for ever, and so would waiting for one whose URL the
+      // URL policy refuses now (the earlier signals are never sent to it): the values are dropped at once
+      const webhook = await this.webhookOf(payload.brandKey);
+      if (!webhook) return 'webhook removed';
+      if (this.sender.refusal(webhook.url) !== undefined) return 'webhook URL not allowed';
     }
     let outcome: Outcome = 'stopping';
     for (const delay of ATTEMPT_DELAYS_MS) {

@@ -258,3 +258,43 @@ describe('a signal stream whose storage fails', () => {
     expect(await response.json()).toMatchObject({ ok: false, code: 'INTERNAL' });
   });
 });
+
+describe('a signal stream whose client left before it opened', () => {
+  let database: TestDatabase;
+  let store: Store;
+  let server: Server;
+  let url: string;
+  let outcome: Promise<(() => void) | undefined>;
+
+  beforeAll(async () => {
+    database = await testDatabase('sqlite');
+    store = await openStore({ dataDir: database.dataDir, databaseUrl: undefined });
+    server = createServer((req, res) => {
+      // the stream is asked for only once the client has gone (as when it leaves during the first read)
+      outcome = new Promise((resolve, reject) => {
+        req.once('close', () => {
+          streamSignals(store, new SignalBus(), 'acme-kakao', FROM_START, req as Request, res as unknown as Response).then(resolve, reject);
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    await store.close();
+    await database.drop();
+  });
+
+  it('keeps nothing for it: no close to hold, no answer begun', async () => {
+    const controller = new AbortController();
+    const request = fetch(url, { signal: controller.signal }).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    await request;
+    const close = await outcome;
+    close?.();
+    expect(close).toBeUndefined();
+  });
+});

@@ -23,8 +23,17 @@ const logger = new Logger('SignalStream');
  * The first page is read before the answer begins, so a failure to read it rejects (the caller answers 500,
  * which a client tells from an empty stream). A later failure is logged and ends the stream after an SSE comment
  * saying so (`: error: …`) and a longer `retry`: the client reconnects from its last id, later.
+ *
+ * Returns what ends the stream, or undefined when the client left before it opened (nothing is kept for it).
  */
-export async function streamSignals(store: Store, bus: SignalBus, channelKey: string, start: { seq: number; part: number }, req: Request, res: Response): Promise<() => void> {
+export async function streamSignals(
+  store: Store,
+  bus: SignalBus,
+  channelKey: string,
+  start: { seq: number; part: number },
+  req: Request,
+  res: Response,
+): Promise<(() => void) | undefined> {
   let gone = false;
   const onGone = () => (gone = true);
   res.once('close', onGone);
@@ -34,8 +43,8 @@ export async function streamSignals(store: Store, bus: SignalBus, channelKey: st
   } finally {
     res.off('close', onGone);
   }
-  // the client left while the first page was read: nothing to stream to
-  if (gone) return () => undefined;
+  // the client left while the first page was read: nothing to stream to, nor to close (its close has been)
+  if (gone || req.destroyed) return undefined;
   let cursor = start;
   let busy = false;
   let again = false;

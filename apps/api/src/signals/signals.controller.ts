@@ -53,6 +53,8 @@ export class SignalsController implements BeforeApplicationShutdown {
     if (!cursor) throw fail('BAD_REQUEST', 'Last-Event-ID must be an event id such as 12.0');
     await this.signals.refuseCursorPastTheEnd(channel.key, cursor.seq, 'Last-Event-ID');
     const close = await streamSignals(this.store, this.bus, channel.key, cursor, req, res);
+    // a client that left before the stream opened: its 'close' has fired already, so nothing is kept for it
+    if (!close) return;
     this.streams.add(close);
     req.on('close', () => this.streams.delete(close));
   }

@@ -1,5 +1,5 @@
 import { parseSignalCursor, signalCursor } from '@brandwire/domain';
-import type { SignalRecord, Store } from '@brandwire/store';
+import { MAX_PART, type SignalRecord, type Store } from '@brandwire/store';
 import { Inject, Injectable } from '@nestjs/common';
 import { STORE } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
@@ -8,8 +8,6 @@ import { fail } from '../common/errors/envelope';
 import type { SignalEntryDto, SignalsQueryDto, SignalsResponseDto } from './dto/signals.dto';
 
 export const FROM_START = { seq: 0, part: -1 };
-/** After every part of a seq: the largest `part` storage holds (PostgreSQL's `integer`), far above any real one. */
-export const AFTER_EVERY_PART = 2_147_483_647;
 
 export function toEntry(signal: SignalRecord): SignalEntryDto {
   return { id: signalCursor(signal.seq, signal.part), signal: signal.payload };
@@ -40,7 +38,7 @@ export class SignalsService {
 
   /** After every signal written so far: a stream from here has only what happens from now on. */
   async endCursor(channelKey: string): Promise<{ seq: number; part: number }> {
-    return { seq: await this.store.journal.lastSeq(channelKey), part: AFTER_EVERY_PART };
+    return { seq: await this.store.journal.lastSeq(channelKey), part: MAX_PART };
   }
 
   /** A cursor past the channel's last seq was not given by this service: kept, it would skip the signals to come. */

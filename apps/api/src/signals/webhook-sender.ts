@@ -55,10 +55,16 @@ export class WebhookSender {
     };
   }
 
-  async send(url: string, secret: string, id: string, body: string, nowMs: number): Promise<DeliveryAttempt> {
+  /** Why the URL policy refuses a stored URL as it is now (nothing would be sent to it), or undefined if it does not. */
+  refusal(url: string): string | undefined {
     // an IP literal needs no lookup, and the scheme is no address: both are checked here
     const verdict = checkStoredWebhookUrl(url, this.policy);
-    if (!verdict.ok) return { ok: false, error: `EBLOCKED webhook URL refused: ${verdict.reason}`, urlRefused: verdict.reason };
+    return verdict.ok ? undefined : verdict.reason;
+  }
+
+  async send(url: string, secret: string, id: string, body: string, nowMs: number): Promise<DeliveryAttempt> {
+    const refused = this.refusal(url);
+    if (refused !== undefined) return { ok: false, error: `EBLOCKED webhook URL refused: ${refused}`, urlRefused: refused };
     try {
       const headers = webhookHeaders(secret, id, Math.floor(nowMs / 1000), body);
       const { status } = await postOnce(url, { headers, body, timeoutMs: this.timeoutMs, agents: this.agents });
