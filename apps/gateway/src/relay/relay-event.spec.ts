@@ -43,4 +43,22 @@ describe('relay events', () => {
     expect(String(bodyFor('slack', long, false)['text'])).toHaveLength('[b] u: '.length + 5_000);
     expect(bodyFor('webhook', long, false)['text']).toBe('x'.repeat(5_000));
   });
+
+  it('cuts a long line between characters: never inside an emoji, after a lone escaping backslash or in an entity', () => {
+    const line = (text: string) => relayEventOf({ id: '7.0', kind: 'message', signal: { seq: 7, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 7, userKey: 'u', sessionId: 's', kind: 'message', text, timestampUnixMs: 0 });
+    const room = 2_000 - ' … (cut)'.length - '[b] u: '.length;
+    // an emoji whose second half would be the first unit past the cut
+    const emoji = String(bodyFor('discord', line(`${'x'.repeat(room - 1)}\u{1F600}${'tail'.repeat(30)}`), false)['content']);
+    expect(emoji).toBe(`[b] u: ${'x'.repeat(room - 1)} … (cut)`);
+    // `*` escaped as `\*`, the backslash the last unit that fits
+    const star = String(bodyFor('discord', line(`${'x'.repeat(room - 1)}*${'tail'.repeat(30)}`), false)['content']);
+    expect(star).toBe(`[b] u: ${'x'.repeat(room - 1)} … (cut)`);
+    // an escaped backslash `\\` that fits whole is kept
+    const backslash = String(bodyFor('discord', line(`${'x'.repeat(room - 2)}\\${'tail'.repeat(30)}`), false)['content']);
+    expect(backslash).toBe(`[b] u: ${'x'.repeat(room - 2)}\\\\ … (cut)`);
+    // Slack's `&amp;` cut after its `&a`
+    const slackRoom = 40_000 - ' … (cut)'.length - '[b] u: '.length;
+    const entity = String(bodyFor('slack', line(`${'x'.repeat(slackRoom - 2)}&${'tail'.repeat(30)}`), false)['text']);
+    expect(entity).toBe(`[b] u: ${'x'.repeat(slackRoom - 2)} … (cut)`);
+  });
 });

@@ -118,6 +118,18 @@ export function markdownEscaped(text: string): string {
   return text.replace(/[\\`*_~|[\]()>#]/g, (c) => `\\${c}`);
 }
 
+/**
+ * The escaped line cut to what the chat takes: never inside a character (a surrogate pair), after a backslash that
+ * escaped the character cut off, or inside Slack's `&amp;`, `&lt;` or `&gt;`.
+ */
 function cut(text: string, longest: number): string {
-  return text.length <= longest ? text : `${text.slice(0, longest - CUT.length)}${CUT}`;
+  if (text.length <= longest) return text;
+  let end = longest - CUT.length;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  const kept = text
+    .slice(0, end)
+    .replace(/\\+$/, (run) => (run.length % 2 === 1 ? run.slice(1) : run))
+    .replace(/&[a-z]{0,3}$/, '');
+  return `${kept}${CUT}`;
 }
