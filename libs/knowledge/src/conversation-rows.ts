@@ -80,17 +80,69 @@ export function withdrawnTurns(conv: KnowledgeConversation, prior: LoadedConvers
 }
 
 /**
+ * Which customer turns a response answers: those since the previous response (the last inquiry and the ones
+ * sent in a row before it). A deleted message was withdrawn from the customer's chat and answers nothing.
+ */
+class AnswerTracker {
+  private pending: number[] = [];
+  private answered = false;
+
+  customer(turn: number): void {
+    if (this.answered) this.pending = [];
+    this.answered = false;
+    this.pending.push(turn);
+  }
+
+  /** The inquiry turns the response answers. */
+  response(): readonly number[] {
+    this.answered = true;
+    return this.pending;
+  }
+}
+
+function isResponse(line: KnowledgeConversation['lines'][number]): boolean {
+  return (line.role === 'agent' || line.role === 'bot') && line.deleted !== true;
+}
+
+/** A relation between turns already loaded that a withdrawn response leaves to another. */
+export interface Relink {
+  convId: string;
+  /** ANSWERED_BY rows: inquiry id, response id, turns between them */
+  answeredBy: Array<[string, string, number]>;
+  /** the response the ended conversation now ends with, if it ended at an earlier load */
+  endedBy?: string;
+}
+
+/**
+ * The ANSWERED_BY and ENDED relations of the turns loaded earlier, replayed without the withdrawn responses:
+ * an inquiry whose answer was deleted is answered by the next response that remains, and an ended
+ * conversation ends with its last remaining response. Only relations are added by a withdrawal, never
+ * taken from a remaining response.
+ */
+export function relinkAfterWithdrawal(conv: KnowledgeConversation, prior: LoadedConversation): Relink {
+  const tracker = new AnswerTracker();
+  const answeredBy: Array<[string, string, number]> = [];
+  let lastResponse: string | undefined;
+  conv.lines.slice(0, prior.lines).forEach((line, index) => {
+    const turn = index + 1;
+    if (line.role === 'customer') tracker.customer(turn);
+    if (!isResponse(line)) return;
+    lastResponse = turnId(conv.convId, turn);
+    for (const asked of tracker.response()) answeredBy.push([turnId(conv.convId, asked), lastResponse, turn - asked]);
+  });
+  return prior.ended && lastResponse !== undefined ? { convId: conv.convId, answeredBy, endedBy: lastResponse } : { convId: conv.convId, answeredBy };
+}
+
+/**
  * Emits the new turns of `conv` past `prior.lines` (all of them when `prior` is undefined), their attachments,
- * and the relations that touch them. ANSWERED_BY: a response answers the customer's inquiries since the
- * previous response (the last inquiry and the ones sent in a row before it), so earlier lines are replayed
- * to know which inquiries a new response answers. ENDED goes from the last response of a conversation that
+ * and the relations that touch them (ANSWERED_BY as AnswerTracker says), so earlier lines are replayed to
+ * know which inquiries a new response answers. ENDED goes from the last response of a conversation that
  * has ended since the last load.
  */
 export function emitTurns(conv: KnowledgeConversation, prior: LoadedConversation | undefined, ctx: RowContext, sink: RowSink): void {
   const from = prior?.lines ?? 0;
   const customer = customerId(conv.brand, conv.userKey);
-  let pending: number[] = [];
-  let answered = false;
+  const tracker = new AnswerTracker();
   let lastResponse: string | undefined;
   conv.lines.forEach((line, index) => {
     const turn = index + 1;
@@ -98,9 +150,7 @@ export function emitTurns(conv: KnowledgeConversation, prior: LoadedConversation
     const id = turnId(conv.convId, turn);
     switch (line.role) {
       case 'customer':
-        if (answered) pending = [];
-        answered = false;
-        pending.push(turn);
+        tracker.customer(turn);
         if (!isNew) return;
         sink('Inquiry', [id, conv.convId, turn, line.text, timestampOf(line.at)]);
         sink('HAS_TURN_Conversation_Inquiry', [conv.convId, id, turn]);
@@ -108,17 +158,17 @@ export function emitTurns(conv: KnowledgeConversation, prior: LoadedConversation
         addAttachments(sink, 'Inquiry', id, line.text, ctx);
         return;
       case 'agent':
-      case 'bot':
-        // a deleted message was withdrawn from the customer's chat: it answers nothing and is no knowledge
-        if (line.deleted === true) return;
-        answered = true;
+      case 'bot': {
+        if (!isResponse(line)) return;
+        const answers = tracker.response();
         lastResponse = id;
         if (!isNew) return;
         sink('Response', [id, conv.convId, turn, line.role, line.text, timestampOf(line.at)]);
         sink('HAS_TURN_Conversation_Response', [conv.convId, id, turn]);
-        for (const asked of pending) sink('ANSWERED_BY_Inquiry_Response', [turnId(conv.convId, asked), id, turn - asked]);
+        for (const asked of answers) sink('ANSWERED_BY_Inquiry_Response', [turnId(conv.convId, asked), id, turn - asked]);
         addAttachments(sink, 'Response', id, line.text, ctx);
         return;
+      }
       case 'system':
         return;
       default: {

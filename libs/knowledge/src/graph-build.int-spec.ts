@@ -117,6 +117,33 @@ describe('KnowledgeGraph install and build (real Kuzu)', () => {
     });
   });
 
+  it('passes what a withdrawn response answered and ended to the responses that remain', async () => {
+    await withGraph(temp.path, {}, async (graph) => {
+      await graph.install();
+      const loaded = conversation(
+        'conv-6',
+        [line('customer', 'Is the blue one in stock', 40), line('agent', 'Yes, two left', 41), line('customer', 'And in size M', 42), line('agent', 'Size M too', 43), line('agent', 'Anything else?', 44), line('system', 'ended', 45)],
+        { ended: true },
+      );
+      await graph.build([loaded], { attachmentHost: CDN });
+      const withdraw = (turns: number[]) => ({ ...loaded, lines: loaded.lines.map((l, i) => (turns.includes(i + 1) ? { ...l, deleted: true as const } : l)) });
+      const answers = async () => (await graph.query('MATCH (i:Inquiry)-[a:ANSWERED_BY]->(r:Response) RETURN i.id, r.id, a.turns ORDER BY i.id, r.id')).rows;
+      const endedBy = async () => (await graph.query("MATCH (r:Response)-[:ENDED]->(:Conversation {convId: 'conv-6'}) RETURN r.id")).rows;
+      expect(await answers()).toEqual([['conv-6#1', 'conv-6#2', 1], ['conv-6#3', 'conv-6#4', 1], ['conv-6#3', 'conv-6#5', 2]]);
+      expect(await endedBy()).toEqual([['conv-6#5']]);
+
+      const report = await graph.build([withdraw([2, 5])], { attachmentHost: CDN });
+      expect(report).toMatchObject({ removedResponses: 2, addedNodes: {}, addedRelations: { ANSWERED_BY: 1, ENDED: 1 } });
+      expect(await answers()).toEqual([['conv-6#1', 'conv-6#4', 3], ['conv-6#3', 'conv-6#4', 1]]);
+      expect(await endedBy()).toEqual([['conv-6#4']]);
+
+      expect(await graph.build([withdraw([2, 5])], { attachmentHost: CDN })).toMatchObject({ removedResponses: 0, addedRelations: {} });
+      await graph.build([withdraw([2, 4, 5])], { attachmentHost: CDN });
+      expect(await answers()).toEqual([]);
+      expect(await endedBy()).toEqual([]);
+    });
+  });
+
   it('skips a convId already loaded from another channel and reports it', async () => {
     await withGraph(temp.path, {}, async (graph) => {
       await graph.install();

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { copyBatch, CONVERSATION_UPDATE, csvHeaders } from './bulk-copy';
 import { type GraphState, loadState } from './build-state';
-import { conversationRow, type CsvValue, customerId, emitTurns, type RowContext, withdrawnTurns } from './conversation-rows';
+import { conversationRow, type CsvValue, customerId, emitTurns, type Relink, relinkAfterWithdrawal, type RowContext, withdrawnTurns } from './conversation-rows';
 import { CsvBatch } from './csv-batch';
 import { FtsMaintenance } from './fts-maintenance';
 import type { KuzuConnection } from './kuzu-native';
@@ -19,6 +19,12 @@ import type { BuildOptions, BuildPhase, BuildReport, KnowledgeConversation } fro
 const DEFAULT_BATCH_MESSAGES = 1_000_000;
 const WITHDRAWN_PER_QUERY = 1_000;
 const PROGRESS_EVERY = 1_000;
+const EDGE_ANSWERED_BY =
+  'UNWIND $edges AS e MATCH (i:Inquiry {id: e.i}), (r:Response {id: e.r}) WHERE NOT EXISTS { MATCH (i)-[:ANSWERED_BY]->(r) } ' +
+  'CREATE (i)-[:ANSWERED_BY {turns: e.t}]->(r) RETURN count(*) AS n';
+const EDGE_ENDED =
+  'UNWIND $edges AS e MATCH (r:Response {id: e.r}), (c:Conversation {convId: e.c}) WHERE NOT EXISTS { MATCH (r)-[:ENDED]->(c) } ' +
+  'CREATE (r)-[:ENDED]->(c) RETURN count(*) AS n';
 
 const STREAM_TABLE = new Map<string, string>([
   ...NODE_TABLES.map((t): [string, string] => [t, t]),
@@ -29,6 +35,8 @@ class GraphBuilder {
   private readonly report: BuildReport = { conversations: 0, messages: 0, newConversations: 0, grownConversations: 0, addedNodes: {}, addedRelations: {}, removedResponses: 0, skipped: [], ms: 0 };
   /** Ids of turns loaded earlier whose message was deleted since */
   private readonly withdrawn: string[] = [];
+  /** What the turns loaded earlier answer and end once the withdrawn responses are gone */
+  private readonly relinks: Relink[] = [];
   private readonly batch: CsvBatch;
   private readonly ctx: RowContext;
   /** Conversation rows of this batch: new nodes, and updates of nodes loaded by an earlier batch or run */
@@ -81,7 +89,11 @@ class GraphBuilder {
       this.report.skipped.push({ convId: conv.convId, reason: `a conversation with this convId was loaded from channel ${prior.channel}` });
       return;
     }
-    if (prior !== undefined) this.withdrawn.push(...withdrawnTurns(conv, prior));
+    const withdrawn = prior === undefined ? [] : withdrawnTurns(conv, prior);
+    if (prior !== undefined && withdrawn.length > 0) {
+      this.withdrawn.push(...withdrawn);
+      this.relinks.push(relinkAfterWithdrawal(conv, prior));
+    }
     if (prior !== undefined && conv.lines.length <= prior.lines && (conv.ended === prior.ended || !conv.ended)) return;
     if (!this.state.channels.has(conv.brand)) {
       this.state.channels.add(conv.brand);
@@ -132,7 +144,10 @@ class GraphBuilder {
     }
   }
 
-  /** A message deleted after its turn was loaded answers nothing any more: its Response node goes, with its attachments. */
+  /**
+   * A message deleted after its turn was loaded answers nothing any more: its Response node goes, with its
+   * attachments, and what it answered or ended passes to the responses that remain.
+   */
   private async removeWithdrawn(): Promise<void> {
     for (let i = 0; i < this.withdrawn.length; i += WITHDRAWN_PER_QUERY) {
       const candidates = this.withdrawn.slice(i, i + WITHDRAWN_PER_QUERY);
@@ -142,6 +157,24 @@ class GraphBuilder {
       await rowsOf(this.conn, 'MATCH (r:Response) WHERE r.id IN $ids DETACH DELETE r', { ids });
       this.report.removedResponses += ids.length;
     }
+    const answeredBy = this.relinks.flatMap((r) => r.answeredBy.map(([inquiry, response, turns]) => ({ i: inquiry, r: response, t: turns })));
+    const ended = this.relinks.flatMap((r) => (r.endedBy === undefined ? [] : [{ r: r.endedBy, c: r.convId }]));
+    for (let i = 0; i < answeredBy.length; i += WITHDRAWN_PER_QUERY) {
+      const edges = answeredBy.slice(i, i + WITHDRAWN_PER_QUERY);
+      this.countRelations('ANSWERED_BY', await this.createMissing(EDGE_ANSWERED_BY, edges));
+    }
+    for (let i = 0; i < ended.length; i += WITHDRAWN_PER_QUERY) {
+      this.countRelations('ENDED', await this.createMissing(EDGE_ENDED, ended.slice(i, i + WITHDRAWN_PER_QUERY)));
+    }
+  }
+
+  private async createMissing(query: string, edges: ReadonlyArray<Record<string, string | number>>): Promise<number> {
+    const rows = await rowsOf(this.conn, query, { edges: [...edges] });
+    return Number(rows[0]?.['n'] ?? 0);
+  }
+
+  private countRelations(table: string, added: number): void {
+    if (added > 0) this.report.addedRelations[table] = (this.report.addedRelations[table] ?? 0) + added;
   }
 
   /** After a failed load the dropped full-text indexes are created again; if that fails too, both are told. */
