@@ -30,7 +30,7 @@ describe('the config file', () => {
     expect(() => readConfig(join(dir, 'array.json'))).toThrow(expect.objectContaining({ code: 'CONFIG', message: expect.stringContaining('array.json is not a valid config file') }));
   });
 
-  it('is overridden by BRANDWIRE_TOKEN and BRANDWIRE_ENDPOINT', () => {
+  it('is overridden by BRANDWIRE_TOKEN and BRANDWIRE_ENDPOINT; the stored default channel goes with the stored key only', () => {
     writeConfig(join(dir, 'config.json'), { token: 'bw_stored', endpoint: 'http://stored:1', channel: 'acme-kakao' });
     expect(loadSession({ BRANDWIRE_CONFIG_DIR: dir })).toMatchObject({ token: 'bw_stored', tokenSource: 'config', endpoint: 'http://stored:1', endpointSource: 'config', channel: 'acme-kakao' });
     expect(loadSession({ BRANDWIRE_CONFIG_DIR: dir, BRANDWIRE_TOKEN: 'bw_env', BRANDWIRE_ENDPOINT: 'http://env:2' })).toMatchObject({
@@ -38,7 +38,9 @@ describe('the config file', () => {
       tokenSource: 'env',
       endpoint: 'http://env:2',
       endpointSource: 'env',
+      channel: undefined,
     });
+    expect(loadSession({ BRANDWIRE_CONFIG_DIR: dir, BRANDWIRE_TOKEN: 'bw_stored' })).toMatchObject({ tokenSource: 'env', channel: 'acme-kakao' });
     expect(loadSession({ BRANDWIRE_CONFIG_DIR: join(dir, 'empty') })).toMatchObject({ token: undefined, tokenSource: 'none', endpoint: 'http://127.0.0.1:8080', endpointSource: 'default' });
   });
 });

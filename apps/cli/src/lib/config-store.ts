@@ -130,7 +130,8 @@ export function loadSession(env: Env = process.env, options: { tolerate?: Config
     endpointSource: envEndpoint ? 'env' : config.endpoint ? 'config' : 'default',
     token: envToken || config.token,
     tokenSource: envToken ? 'env' : config.token ? 'config' : 'none',
-    channel: config.channel,
+    // the stored default channel is one the stored key sees; another key from the environment may see none of it
+    channel: envToken && envToken !== config.token ? undefined : config.channel,
     configPath: path,
     config,
     ...(configError === undefined ? {} : { configError }),
