@@ -3,6 +3,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, 
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CliError } from './cli-error';
+import { EXIT } from './exit-codes';
 import { type GatewayState, isAlive } from './gateway-state';
 
 /** The gateway daemon's entry, in the installed @brandwire/gateway package. */
@@ -108,23 +110,29 @@ export async function waitUntil(ready: () => Promise<boolean>, daemon: SpawnedDa
   }
 }
 
+/**
+ * Sends `signal`; false when the process is gone already. A process of another user cannot be signalled
+ * (EPERM): that is told, instead of a stop that reports success while the gateway runs on.
+ */
+function signalled(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    throw new CliError('GATEWAY_FAILED', `the gateway (pid ${pid}) runs as another user, who may stop it; this user may not`, EXIT.error, { pid });
+  }
+}
+
 /** SIGTERM, then SIGKILL when it has not exited within `graceMs`; resolves once the process is gone. */
 export async function terminate(pid: number, graceMs: number): Promise<'exited' | 'killed'> {
-  try {
-    process.kill(pid, 'SIGTERM');
-  } catch {
-    return 'exited';
-  }
+  if (!signalled(pid, 'SIGTERM')) return 'exited';
   const deadline = Date.now() + graceMs;
   while (Date.now() < deadline) {
     if (!isAlive(pid)) return 'exited';
     await sleep(50);
   }
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    return 'exited';
-  }
+  if (!signalled(pid, 'SIGKILL')) return 'exited';
   while (isAlive(pid)) await sleep(20);
   return 'killed';
 }
