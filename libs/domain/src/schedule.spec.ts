@@ -1,4 +1,4 @@
-import { type ConsultationSchedule, isOpenAt, isTimeZone, localTimeIn, parseSchedule } from './schedule';
+import { type ConsultationSchedule, ianaTimeZone, isOpenAt, localTimeIn, parseSchedule } from './schedule';
 
 const WEEKDAY_HOURS = [{ start: '09:00', end: '18:00' }];
 
@@ -81,15 +81,24 @@ describe('parseSchedule', () => {
   });
 });
 
-describe('isTimeZone', () => {
+describe('ianaTimeZone', () => {
   it.each([
-    ['Asia/Seoul', true],
-    ['UTC', true],
-    ['America/New_York', true],
-    ['Seoul', false],
-    ['', false],
-  ])('%s -> %p', (zone, ok) => {
-    expect(isTimeZone(zone)).toBe(ok);
+    ['Asia/Seoul', 'Asia/Seoul'],
+    ['asia/seoul', 'Asia/Seoul'],
+    ['UTC', 'UTC'],
+    ['utc', 'UTC'],
+    ['America/New_York', 'America/New_York'],
+    ['Seoul', undefined],
+    ['+09:00', undefined],
+    ['-0500', undefined],
+    ['', undefined],
+  ])('%s -> %p', (zone, name) => {
+    expect(ianaTimeZone(zone)).toBe(name);
+  });
+
+  it('is how a schedule stores its time zone', () => {
+    expect(parseSchedule({ timeZone: 'utc', weekly: {} }, 'Asia/Seoul')).toMatchObject({ ok: true, schedule: { timeZone: 'UTC' } });
+    expect(parseSchedule({ timeZone: '+09:00', weekly: {} }, 'Asia/Seoul')).toEqual({ ok: false, path: 'schedule.timeZone', message: 'schedule.timeZone must be an IANA time zone such as Asia/Seoul, got "+09:00"' });
   });
 });
 

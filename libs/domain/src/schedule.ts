@@ -55,13 +55,16 @@ function onlyFields(o: Obj, allowed: readonly string[], path: string): void {
   }
 }
 
-export function isTimeZone(zone: string): boolean {
-  if (zone.length === 0) return false;
+/**
+ * The IANA time zone `zone` names, spelled as the runtime spells it (`utc` is `UTC`, `asia/seoul` `Asia/Seoul`), or
+ * undefined. An offset such as `+09:00` is no IANA zone: newer runtimes take it, Node 20 does not, so none does here.
+ */
+export function ianaTimeZone(zone: string): string | undefined {
+  if (zone.length === 0 || /^[+-]/.test(zone)) return undefined;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -137,9 +140,10 @@ export function parseSchedule(input: unknown, defaultTimeZone: string, path = 's
     if (input === undefined || input === null) return { ok: true, schedule: null };
     if (!isObj(input)) throw new Invalid(path, 'must be an object {timeZone?, weekly, holidays?} or null (always open)');
     onlyFields(input, SCHEDULE_FIELDS, path);
-    const zone = input['timeZone'] ?? defaultTimeZone;
-    if (typeof zone !== 'string' || !isTimeZone(zone)) {
-      throw new Invalid(`${path}.timeZone`, `must be an IANA time zone such as Asia/Seoul, got ${JSON.stringify(zone)}`);
+    const given = input['timeZone'] ?? defaultTimeZone;
+    const zone = typeof given === 'string' ? ianaTimeZone(given) : undefined;
+    if (zone === undefined) {
+      throw new Invalid(`${path}.timeZone`, `must be an IANA time zone such as Asia/Seoul, got ${JSON.stringify(given)}`);
     }
     if (input['weekly'] === undefined) throw new Invalid(`${path}.weekly`, 'is required (days without ranges are closed)');
     const weekly = weeklyOf(input['weekly'], `${path}.weekly`);

@@ -35,6 +35,12 @@ describe('loadConfig: sizes, levels and hosts', () => {
     expect(() => loadConfig({ ATTACHMENT_HOST: 'cdn.example.com/x' })).toThrow(ConfigError);
   });
 
+  it('takes an IANA time zone as the runtime spells it, never an offset', () => {
+    expect(loadConfig({}).timeZone).toBe('Asia/Seoul');
+    expect(loadConfig({ BRANDWIRE_TIMEZONE: 'europe/berlin' }).timeZone).toBe('Europe/Berlin');
+    expect(() => loadConfig({ BRANDWIRE_TIMEZONE: '+09:00' })).toThrow(new ConfigError('BRANDWIRE_TIMEZONE must be an IANA time zone such as Asia/Seoul, got "+09:00"'));
+  });
+
   it('refuses a seed that is a folder', () => {
     expect(() => loadConfig({ BRANDWIRE_SEED: '/tmp' })).toThrow(new ConfigError('BRANDWIRE_SEED must name a file, and /tmp is a folder'));
   });

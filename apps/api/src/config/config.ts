@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, accessSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { ianaTimeZone } from '@brandwire/domain';
 
 /** Everything the service reads from its environment, validated once at start-up. */
 export interface Config {
@@ -76,12 +77,9 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
 }
 
 function timeZone(env: Env): string {
-  const zone = env['BRANDWIRE_TIMEZONE'] || 'Asia/Seoul';
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-  } catch {
-    throw new ConfigError(`BRANDWIRE_TIMEZONE must be an IANA time zone such as Asia/Seoul, got "${zone}"`);
-  }
+  const given = env['BRANDWIRE_TIMEZONE'] || 'Asia/Seoul';
+  const zone = ianaTimeZone(given);
+  if (zone === undefined) throw new ConfigError(`BRANDWIRE_TIMEZONE must be an IANA time zone such as Asia/Seoul, got "${given}"`);
   return zone;
 }
 
