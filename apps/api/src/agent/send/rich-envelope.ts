@@ -1,5 +1,6 @@
 import type { BubbleKind } from '@brandwire/domain';
 import { fail } from '../../common/errors/envelope';
+import { describeJsonDefect, jsonDefect } from '../../common/http/json-content';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/http/json-depth';
 
 const SERVER_FILLED = ['user_key', 'sender_key', 'serial_number'] as const;
@@ -25,6 +26,8 @@ export function parseRichEnvelope(rich: string): RichEnvelope {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw fail('BAD_RICH', 'rich must be a JSON object (the rich envelope)');
   if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) throw fail('BAD_RICH', `rich nests deeper than ${MAX_JSON_DEPTH} levels`);
+  const defect = jsonDefect(parsed);
+  if (defect !== undefined) throw fail('BAD_RICH', describeJsonDefect(defect, 'rich'));
   const envelope = parsed as Record<string, unknown>;
   for (const field of SERVER_FILLED) {
     if (field in envelope) throw fail('BAD_RICH', `rich must not contain ${field}: the server fills it`);

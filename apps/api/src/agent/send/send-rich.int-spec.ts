@@ -61,6 +61,9 @@ describe('POST /api/agent/send/rich', () => {
     ['serial_number inside', { chat_bubble_type: 'TEXT', message: 'x', serial_number: '1' }, 'BAD_RICH', 'serial_number'],
     ['no chat_bubble_type', { message: 'x' }, 'BAD_RICH', 'chat_bubble_type'],
     ['MSGR_CERT', { chat_bubble_type: 'MSGR_CERT', message: 'verify' }, 'UNSUPPORTED_BUBBLE', 'MSGR_CERT'],
+    ['a lone surrogate in the message', '{"chat_bubble_type":"TEXT","message":"\\ud800"}', 'BAD_RICH', 'rich.message is not well-formed Unicode'],
+    ['a lone surrogate in a quick reply', '{"chat_bubble_type":"TEXT","message":"x","attachment":{"quick_replies":[{"name":"\\udc00","type":"BK"}]}}', 'BAD_RICH', 'rich.attachment.quick_replies.0.name is not well-formed Unicode'],
+    ['a __proto__ key', '{"chat_bubble_type":"TEXT","message":"x","attachment":{"__proto__":{}}}', 'BAD_RICH', 'property rich.attachment.__proto__ should not exist'],
     ['nesting 5,000 levels deep', `{"chat_bubble_type":"TEXT","message":"x","attachment":${'['.repeat(5000)}${']'.repeat(5000)}}`, 'BAD_RICH', 'deeper than 64 levels'],
   ])('refuses %s with 400 and a clear code', async (_, envelope, code, fragment) => {
     const reply = await rich('r1', envelope);

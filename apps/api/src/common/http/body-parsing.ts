@@ -3,7 +3,7 @@ import express from 'express';
 import { type ErrorReply, errorReply } from '../errors/envelope';
 import { toErrorReply } from '../errors/to-error-reply';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth';
-import { jsonDefect } from './json-content';
+import { describeJsonDefect, jsonDefect } from './json-content';
 
 function carriesBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
@@ -28,10 +28,7 @@ const CALLBACK_PATHS = /^\/upstream\//;
 function jsonDefectReply(req: Request): ErrorReply | undefined {
   if (CALLBACK_PATHS.test(req.path)) return undefined;
   const defect = jsonDefect(req.body);
-  if (defect === undefined) return undefined;
-  if (defect.problem === 'forbidden-key') return errorReply('BAD_REQUEST', `property ${defect.path} should not exist`);
-  const where = defect.path === '' ? 'the request body' : defect.path;
-  return errorReply('BAD_REQUEST', `${where} is not well-formed Unicode: it holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair)`);
+  return defect === undefined ? undefined : errorReply('BAD_REQUEST', describeJsonDefect(defect));
 }
 
 export function jsonBodyParser(limit: string): RequestHandler {

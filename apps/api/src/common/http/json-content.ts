@@ -57,3 +57,10 @@ function locateDefect(value: unknown): JsonDefect | undefined {
   }
   return undefined;
 }
+
+/** What is wrong, for a client: `root` names where the JSON came from when it is not the request body (`rich`). */
+export function describeJsonDefect(defect: JsonDefect, root?: string): string {
+  const path = root === undefined ? defect.path : defect.path === '' ? root : `${root}.${defect.path}`;
+  if (defect.problem === 'forbidden-key') return `property ${path} should not exist`;
+  return `${path === '' ? 'the request body' : path} is not well-formed Unicode: it holds a lone UTF-16 surrogate (an escape such as \\ud800 without its pair)`;
+}
