@@ -31,6 +31,8 @@ export function userKeyOf(req: Request): string {
   if (userKey.length === 0 || userKey.length > MAX_USER_KEY) {
     throw new ControlError(400, 'BAD_REQUEST', `userKey must be 1 to ${MAX_USER_KEY} characters`);
   }
+  // the messenger hands out no such key, and the partner API could never address its customer
+  if (!/\S/.test(userKey)) throw new ControlError(400, 'BAD_REQUEST', 'userKey must not be blank (only spaces)');
   return userKey;
 }
 

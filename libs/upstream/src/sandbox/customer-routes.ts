@@ -63,6 +63,8 @@ export function customerRoutes(deps: SandboxDeps): Router {
       if (!text && attachments.length === 0) {
         throw new ControlError(400, 'EMPTY', 'the message has neither text nor attachments');
       }
+      // the messenger's app sends no message of white space only
+      if (text !== undefined && text !== '' && !/\S/.test(text)) throw new ControlError(400, 'EMPTY', 'text must not be blank (only white space)');
       const messages = customerMessagesOf(text, attachments, deps.attachmentHost, undefined, (whole) => longTextUrl(deps, whole));
       await write(res, channel, state.customer(channel, userKey), messages, isObj(reference) ? reference : undefined);
     }),

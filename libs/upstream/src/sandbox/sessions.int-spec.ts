@@ -82,6 +82,12 @@ describe('sandbox sessions and callbacks', () => {
     });
   });
 
+  it('refuses a blank customer message and a blank customer key, which no partner call could address', async () => {
+    await expect(h.control.customerMessage('blank-text', { senderKey: KAKAO, text: ' \n\t' })).resolves.toEqual({ ok: false, code: 'EMPTY', message: 'text must not be blank (only white space)' });
+    await expect(h.control.customerMessage('  ', { senderKey: KAKAO, text: 'hi' })).resolves.toEqual({ ok: false, code: 'BAD_REQUEST', message: 'userKey must not be blank (only spaces)' });
+    expect(h.receiver.of('/reference')).toEqual([]);
+  });
+
   it('agent end fires /expired_session (no cause, as the messenger) and returns the session id; nothing in progress -> no session_id', async () => {
     const started = await customerSays(h, 'end-user', 'hi');
     const sessionId = must(h.receiver.of('/reference')[0]).body['session_id'];
