@@ -136,6 +136,11 @@ describe('uploads and sending an uploaded photo', () => {
     expect([two.status, two.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'too many files: this route takes one file, in the part "file"' }]);
     const misplaced = await h.multipart('/api/agent/upload/file', { brand: 'acme-kakao', fileType: 'file' }, [['files', doc]]);
     expect([misplaced.status, misplaced.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'unexpected file part "files": this route takes one file, in the part "file"' }]);
+    const asText = await h.multipart('/api/agent/upload/file', { brand: 'acme-kakao', fileType: 'file', file: 'one.pdf' }, []);
+    expect([asText.status, asText.body]).toEqual([
+      400,
+      { ok: false, code: 'BAD_REQUEST', message: 'the part "file" must be a file, with a file name (Content-Disposition: form-data; name="file"; filename="…"), not a text field' },
+    ]);
   });
 
   it('refuses a BrandRead key with 403', async () => {

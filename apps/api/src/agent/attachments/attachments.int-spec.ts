@@ -272,6 +272,16 @@ describe('POST /api/agent/send/attachments', () => {
     expect(await agentBubbles('a-many')).toEqual([]);
   });
 
+  it('tells a files part without a file name (a text field to multipart) apart from a field it does not know', async () => {
+    await h.customerWrites('a-text-part', { text: 'hi' });
+    const reply = await h.multipart('/api/agent/send/attachments', { brandKey: 'acme-kakao', userKey: 'a-text-part', files: 'doc.pdf' }, [], TOKENS.writer);
+    expect([reply.status, reply.body]).toEqual([
+      400,
+      { ok: false, code: 'BAD_REQUEST', message: 'the part "files" must be a file, with a file name (Content-Disposition: form-data; name="files"; filename="…"), not a text field' },
+    ]);
+    expect(await agentBubbles('a-text-part')).toEqual([]);
+  });
+
   it('refuses a send with an empty file with 400 naming it, before anything is sent', async () => {
     await h.customerWrites('a-empty', { text: 'hi' });
     const pdf = files.file('real.pdf');

@@ -53,10 +53,27 @@ function multipartErrors(files: MultipartFiles): Type<NestInterceptor> {
   return mixin(MultipartErrors);
 }
 
+/**
+ * A part named as the files' part but without a file name is a text field to multer: it is told as such, not
+ * refused as a field the route does not know.
+ */
+function filePartsOnly(files: MultipartFiles): Type<NestInterceptor> {
+  class FilePartsOnly implements NestInterceptor {
+    intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+      const body = context.switchToHttp().getRequest<Request>().body as Record<string, unknown> | undefined;
+      if (body?.[files.field] !== undefined) {
+        throw fail('BAD_REQUEST', `the part "${files.field}" must be a file, with a file name (Content-Disposition: form-data; name="${files.field}"; filename="…"), not a text field`);
+      }
+      return next.handle();
+    }
+  }
+  return mixin(FilePartsOnly);
+}
+
 /** The route reads multipart/form-data (fields and the files given); every other route reads JSON. */
 export function MultipartBody(files: MultipartFiles): MethodDecorator {
   const reader = files.maxCount === 1 ? FileInterceptor(files.field, files.options) : FilesInterceptor(files.field, files.maxCount, files.options);
-  return applyDecorators(SetMetadata(TAKES_MULTIPART, true), UseInterceptors(multipartErrors(files), reader), ApiConsumes('multipart/form-data'));
+  return applyDecorators(SetMetadata(TAKES_MULTIPART, true), UseInterceptors(multipartErrors(files), reader, filePartsOnly(files)), ApiConsumes('multipart/form-data'));
 }
 
 /**

@@ -30,6 +30,6 @@ describe('the validation pipe', () => {
     const failure: unknown = await validationPipe()
       .transform({ brandKey: ['a', 'b'], userKey: 'u1', text: 5 }, { type: 'body', metatype: SendTextDto })
       .catch((error: unknown) => error);
-    expect(String((failure as Error).message).split('; ').sort()).toEqual(['brandKey must be a single value, not a list (given more than once?)', 'text must be a string']);
+    expect(String((failure as Error).message).split('; ').sort()).toEqual(['brandKey must be a string, not a list (a JSON array, or a form field given more than once)', 'text must be a string']);
   });
 });

@@ -14,8 +14,10 @@ function reasonsFor(error: ValidationError, path: string): string[] {
   if (rules.includes('whitelistValidation')) return [`property ${path} should not exist`];
   const value: unknown = error.value;
   if (value === undefined || value === null) return [`${path} is required`];
-  const wantsOne = rules.some((rule) => SCALAR_RULES.has(rule) && !(constraints[rule] ?? '').startsWith('each value'));
-  if (Array.isArray(value) && wantsOne) return [`${path} must be a single value, not a list (given more than once?)`];
+  const scalar = rules.find((rule) => SCALAR_RULES.has(rule) && !(constraints[rule] ?? '').startsWith('each value'));
+  if (Array.isArray(value) && scalar !== undefined) {
+    return [`${(constraints[scalar] ?? '').replace(error.property, path)}, not a list (a JSON array, or a form field given more than once)`];
+  }
   const typeRules = rules.filter((rule) => TYPE_RULES.has(rule));
   const shown = typeRules.length > 0 ? typeRules : rules;
   return shown.map((rule) => (constraints[rule] ?? '').replace(error.property, path));
