@@ -36,6 +36,14 @@ export interface ConversationLine {
   deleted?: true;
 }
 
+/** The text of a `deleted` item: a notice in the conversation, at the time of the deletion, not of its session's end. */
+export const DELETION_NOTICE = 'Message deleted';
+
+/** A system line that tells of a deletion, made at any time after the deleted message (even after the end). */
+export function isDeletionNotice(line: ConversationLine): boolean {
+  return line.role === 'system' && line.text === DELETION_NOTICE;
+}
+
 export const MAX_MESSAGES_DEFAULT = 100,
   MAX_MESSAGES_LIMIT = 300;
 

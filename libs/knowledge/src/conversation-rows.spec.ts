@@ -1,3 +1,4 @@
+import { DELETION_NOTICE } from '@brandwire/domain';
 import { conversationRow, type CsvValue, emitTurns, timestampOf } from './conversation-rows';
 import { CDN, conversation, line, parcelConversation } from './test-support/conversations';
 
@@ -64,6 +65,12 @@ describe('conversationRow and timestampOf', () => {
   it('takes start, end and last activity from the lines', () => {
     const row = conversationRow(parcelConversation());
     expect(row.slice(5, 10)).toEqual([true, '2026-11-20T10:00:00.000+09:00', '2026-11-20T10:04:00.000+09:00', '2026-11-20T10:04:00.000+09:00', 5]);
+  });
+
+  it('ends a conversation with its end, not with the notice of a deletion made after it', () => {
+    const ended = parcelConversation();
+    const deletedLater = { ...ended, lines: [...ended.lines, line('system', DELETION_NOTICE, 9)] };
+    expect(conversationRow(deletedLater).slice(5, 10)).toEqual([true, '2026-11-20T10:00:00.000+09:00', '2026-11-20T10:04:00.000+09:00', '2026-11-20T10:09:00.000+09:00', 6]);
   });
 
   it('passes ISO times with an offset through, normalises others and refuses non-times', () => {

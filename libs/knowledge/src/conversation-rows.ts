@@ -3,7 +3,7 @@
  * `<convId>#<n>` stays the same when the conversation grows; system lines take a turn number but make no node.
  * When part of the conversation is already loaded, only rows that touch a new turn come out.
  */
-import { parseAttachments } from '@brandwire/domain';
+import { isDeletionNotice, parseAttachments } from '@brandwire/domain';
 import type { KnowledgeConversation } from './types';
 
 export type CsvValue = string | number | boolean | null;
@@ -40,11 +40,12 @@ export function timestampOf(at: string): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
-/** The Conversation node's columns (schema order). */
+/** The Conversation node's columns (schema order). It ended with its last line but for notices of later deletions. */
 export function conversationRow(conv: KnowledgeConversation): CsvValue[] {
   const first = conv.lines[0];
   const last = conv.lines[conv.lines.length - 1];
   const lastTs = last === undefined ? null : timestampOf(last.at);
+  const ending = conv.lines.findLast((line) => !isDeletionNotice(line)) ?? last;
   return [
     conv.convId,
     conv.brand,
@@ -53,7 +54,7 @@ export function conversationRow(conv: KnowledgeConversation): CsvValue[] {
     conv.seq,
     conv.ended,
     first === undefined ? null : timestampOf(first.at),
-    conv.ended ? lastTs : null,
+    conv.ended && ending !== undefined ? timestampOf(ending.at) : null,
     lastTs,
     conv.lines.length,
   ];

@@ -1,4 +1,4 @@
-import { CONSENT_VALIDITY_MS, type JournalKind, sessionExpiresAt } from '@brandwire/domain';
+import { CONSENT_VALIDITY_MS, DELETION_NOTICE, type JournalKind, sessionExpiresAt } from '@brandwire/domain';
 import type { ChannelRecord, NewJournalItem, Store } from '@brandwire/store';
 import { type MessengerPort, type ShiftableClock, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -172,7 +172,7 @@ export class CallbacksService {
       userKey: bubble.userKey,
       sessionId: bubble.sessionId,
       kind: 'deleted',
-      text: 'Message deleted',
+      text: DELETION_NOTICE,
       timestampUnixMs: at,
       serial,
     });
@@ -185,7 +185,7 @@ export class CallbacksService {
     const earlier = await this.store.journal.findBySerial(channel.key, serial);
     if (earlier?.kind === 'deleted' && earlier.userKey === userKey) return { ok: true, seq: earlier.seq };
     const sessionId = (await this.store.journal.getRoom(channel.key, userKey))?.sessionId ?? '';
-    const [item] = await this.journal.append(channel.key, [{ userKey, sessionId, kind: 'deleted', text: 'Message deleted', timestampUnixMs: at, serial }]);
+    const [item] = await this.journal.append(channel.key, [{ userKey, sessionId, kind: 'deleted', text: DELETION_NOTICE, timestampUnixMs: at, serial }]);
     return { ok: true, seq: item?.seq ?? 0 };
   }
 

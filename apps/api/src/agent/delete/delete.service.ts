@@ -1,4 +1,4 @@
-import { LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
+import { DELETION_NOTICE, LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
 import type { BubbleRecord, ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
@@ -87,7 +87,7 @@ export class DeleteService {
       userKey,
       sessionId: bubble.sessionId,
       kind: 'deleted',
-      text: 'Message deleted',
+      text: DELETION_NOTICE,
       timestampUnixMs: now,
       serial: bubble.serial,
     });
