@@ -237,4 +237,15 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     expect(report.ok).toBe(false);
     await withGraph(temp.path, {}, (graph) => graph.queryBatch("MATCH (c:Channel {key: 'brand-z'}) DELETE c", { write: true }));
   });
+
+  it('keeps what a write batch commits, and fails one that ends inside the transaction it began', async () => {
+    const channels = () => withGraph(temp.path, { readOnly: true }, async (graph) => (await graph.query("MATCH (c:Channel) WHERE c.key STARTS WITH 'tx-' RETURN c.key ORDER BY c.key")).rows);
+    const committed = await withGraph(temp.path, {}, (graph) => graph.queryBatch("BEGIN TRANSACTION; CREATE (:Channel {key: 'tx-kept'}); COMMIT", { write: true }));
+    expect(committed).toMatchObject({ ok: true, lines: ['#1 ok (0 rows)', '#2 ok (0 rows)', '#3 ok (0 rows)'] });
+    const open = await withGraph(temp.path, {}, (graph) => graph.queryBatch("BEGIN TRANSACTION; CREATE (:Channel {key: 'tx-lost'})", { write: true }));
+    expect(open.ok).toBe(false);
+    expect(open.lines).toEqual(['#1 ok (0 rows)', '#2 ok (0 rows)', 'FAILED: the batch ended inside a transaction it began (BEGIN TRANSACTION without COMMIT): what it wrote was rolled back']);
+    expect(await channels()).toEqual([['tx-kept']]);
+    await withGraph(temp.path, {}, (graph) => graph.queryBatch("MATCH (c:Channel) WHERE c.key STARTS WITH 'tx-' DELETE c", { write: true }));
+  });
 });

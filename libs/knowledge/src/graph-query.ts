@@ -22,12 +22,8 @@ export interface Access {
 }
 
 async function endTransaction(conn: KuzuConnection): Promise<void> {
-  try {
-    await runStatement(conn, 'ROLLBACK');
-  } catch (error) {
-    // a failed statement already ended the transaction in Kuzu; anything else is real
-    if (!/No active transaction/i.test((error as Error).message)) throw error;
-  }
+  // a failed statement already ended the transaction in Kuzu
+  await rolledBackOpenTransaction(conn);
 }
 
 async function readOnly<T>(conn: KuzuConnection, access: Access, work: (single: boolean) => Promise<T>): Promise<T> {
@@ -112,8 +108,25 @@ export async function queryJson(conn: KuzuConnection, text: string, params: Para
   return toJson(conn, statement, params, access, raw);
 }
 
-/** "a; b; c": each statement reported; stops at the first failure unless `continueOnError`. */
-export function queryBatch(conn: KuzuConnection, text: string, options: BatchOptions, readOnlyDatabase: boolean): Promise<BatchReport> {
+/** Whether a transaction the statements began is still open; if so it is rolled back. */
+async function rolledBackOpenTransaction(conn: KuzuConnection): Promise<boolean> {
+  try {
+    await runStatement(conn, 'ROLLBACK');
+    return true;
+  } catch (error) {
+    if (/No active transaction/i.test((error as Error).message)) return false;
+    throw error;
+  }
+}
+
+/**
+ * "a; b; c": each statement reported; stops at the first failure unless `continueOnError`. A write batch that
+ * ends inside a transaction it began (BEGIN TRANSACTION without COMMIT) fails: what it wrote is rolled back, not
+ * kept, and a batch reported ok would say otherwise.
+ */
+export async function queryBatch(conn: KuzuConnection, text: string, options: BatchOptions, readOnlyDatabase: boolean): Promise<BatchReport> {
   const access: Access = { readOnlyDatabase, write: options.write === true };
-  return runBatch(splitStatements(text), options.continueOnError === true, (statement) => queryJson(conn, statement, undefined, access));
+  const report = await runBatch(splitStatements(text), options.continueOnError === true, (statement) => queryJson(conn, statement, undefined, access));
+  if (!access.write || readOnlyDatabase || !(await rolledBackOpenTransaction(conn))) return report;
+  return { ...report, ok: false, lines: [...report.lines, 'FAILED: the batch ended inside a transaction it began (BEGIN TRANSACTION without COMMIT): what it wrote was rolled back'] };
 }
