@@ -6,6 +6,7 @@ import { deliverTo } from './relay-delivery';
 import { isRelayed, needsContent, relayEventOf } from './relay-event';
 import { answerCustomer } from './ai-reply';
 import { OrderedWindow } from './ordered-window';
+import { RelayProgress } from './relay-progress';
 import { TeamChatNotices } from './team-chat-notices';
 import { type AiReplySettings, type RelaySettings, type RelayTarget, teamChatOf } from './relay-settings';
 import { RoomTexts } from './room-texts';
@@ -66,9 +67,9 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
     };
 
   /** The model answers customer messages, several customers at once, each customer's in turn. */
-  const answeringWith = (ai: AiReplySettings, brand: string): Handler => {
+  const answeringWith = (ai: AiReplySettings, brand: string, teamChatRelayed: RelayProgress): Handler => {
     let window: OrderedWindow | undefined;
-    const context = { client, ai, notices: new TeamChatNotices(teamChatOf(settings), signal, report), stop: signal, report };
+    const context = { client, ai, notices: new TeamChatNotices(teamChatOf(settings), teamChatRelayed, signal, report), stop: signal, report };
     return async (event, keep) => {
       if (event.id === undefined) return;
       window ??= new OrderedWindow(AI_REPLIES_AT_ONCE, keep);
@@ -78,15 +79,18 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
     };
   };
 
-  const relayPair = async (brand: string, name: string, handle: Handler): Promise<void> => {
+  const relayPair = async (brand: string, name: string, handle: Handler, progress: RelayProgress | undefined): Promise<void> => {
     const key = `${settings.endpoint} ${brand} ${name}`;
     const keep = (id: string): void => {
-      if (!signal.aborted) cursors.keep(key, id);
+      if (signal.aborted) return;
+      cursors.keep(key, id);
+      progress?.at(id);
     };
     while (!signal.aborted) {
       let after: string | undefined;
       try {
         after = await cursorOf(key, brand, name);
+        progress?.at(after);
         await followSignals({
           endpoint: settings.endpoint,
           token: settings.token,
@@ -127,11 +131,20 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
     for (const brand of fresh) {
       followed.add(brand);
       const rooms = new RoomTexts(client, brand);
-      const handlers: Array<[string, Handler]> = settings.targets.map((target) => [target.name, deliveringTo(target, rooms)]);
-      if (settings.ai) handlers.push(['AI', answeringWith(settings.ai, brand)]);
-      for (const [name, handle] of handlers) {
-        // a failure the pair could not handle (its cursor file unwritable, say) is told, never left unhandled
-        pairs.push(relayPair(brand, name, handle).catch((error: unknown) => report(`error: the ${name} relay of ${brand} stopped: ${messageOf(error)}`)));
+      // the AI's notices to the team chat wait behind the messages they are about
+      const teamChatRelayed = new RelayProgress();
+      const handlers: Array<[string, Handler, RelayProgress | undefined]> = settings.targets.map((target) => [
+        target.name,
+        deliveringTo(target, rooms),
+        target.name === 'team chat' ? teamChatRelayed : undefined,
+      ]);
+      if (settings.ai) handlers.push(['AI', answeringWith(settings.ai, brand, teamChatRelayed), undefined]);
+      for (const [name, handle, progress] of handlers) {
+        const pair = relayPair(brand, name, handle, progress)
+          // a failure the pair could not handle (its cursor file unwritable, say) is told, never left unhandled
+          .catch((error: unknown) => report(`error: the ${name} relay of ${brand} stopped: ${messageOf(error)}`))
+          .finally(() => progress?.end());
+        pairs.push(pair);
       }
     }
   };
