@@ -72,10 +72,8 @@ class GraphBuilder {
       await this.restoreIndexesAfter(error as Error);
       throw error;
     }
-    if (this.fts.pending) {
-      this.progress('indexing');
-      await this.fts.restore();
-    }
+    if (this.fts.pending) this.progress('indexing');
+    await this.fts.restore();
     this.report.ms = Date.now() - started;
     this.progress('done');
     return this.report;
@@ -177,9 +175,8 @@ class GraphBuilder {
     if (added > 0) this.report.addedRelations[table] = (this.report.addedRelations[table] ?? 0) + added;
   }
 
-  /** After a failed load the dropped full-text indexes are created again; if that fails too, both are told. */
+  /** After a failed load the full-text indexes are made whole again; if that fails too, both are told. */
   private async restoreIndexesAfter(failure: Error): Promise<void> {
-    if (!this.fts.pending) return;
     try {
       await this.fts.restore();
     } catch (restoreError) {

@@ -27,6 +27,22 @@ function defaultHolder(): string {
   return script === undefined ? 'a node process' : `a node process running ${basename(script)}`;
 }
 
+/**
+ * A WAL left beside the database means its last writer died (a clean close checkpoints it away). Kuzu replays
+ * it at open, but in the session that replayed it, creating a full-text index fails ("Cannot find table catalog
+ * entry with id ...") and leaves a broken one listed; closing once checkpoints the replay, and the database
+ * opened again behaves.
+ */
+async function settleAfterCrash(full: string, bufferBytes: number): Promise<void> {
+  const { Database } = kuzu();
+  const db = new Database(full, bufferBytes, true, false);
+  try {
+    await db.init();
+  } finally {
+    await db.close();
+  }
+}
+
 export async function openDatabase(path: string, options: OpenOptions): Promise<OpenDatabase> {
   const full = resolve(path);
   const readOnly = options.readOnly === true;
@@ -43,9 +59,11 @@ export async function openDatabase(path: string, options: OpenOptions): Promise<
     releaseInProcess(full, holder);
   };
   const { Database, Connection } = kuzu();
+  const bufferBytes = (options.bufferPoolMb ?? DEFAULT_BUFFER_POOL_MB) * 1024 * 1024;
   let db: KuzuDatabase | undefined;
   try {
-    db = new Database(full, (options.bufferPoolMb ?? DEFAULT_BUFFER_POOL_MB) * 1024 * 1024, true, readOnly);
+    if (!readOnly && existsSync(`${full}.wal`)) await settleAfterCrash(full, bufferBytes);
+    db = new Database(full, bufferBytes, true, readOnly);
     await db.init();
     const conn = new Connection(db);
     await conn.init();

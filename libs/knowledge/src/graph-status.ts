@@ -1,6 +1,7 @@
 /** Schema install (idempotent) and what the graph holds. */
 import { kuzuVersion, type KuzuConnection } from './kuzu-native';
-import { ensureFtsIndexes, ftsIndexesByTable } from './fts-indexes';
+import { listFtsIndexes } from './fts-indexes';
+import { ensureFtsIndexes } from './fts-repair';
 import { rowsOf, runAll, runStatement } from './kuzu-run';
 import { NODE_TABLES, REL_TABLES, SCHEMA_STATEMENTS } from './schema';
 
@@ -16,7 +17,7 @@ export async function tableNames(conn: KuzuConnection): Promise<Set<string>> {
 }
 
 export async function ftsIndexNames(conn: KuzuConnection): Promise<string[]> {
-  return [...(await ftsIndexesByTable(conn)).values()].sort();
+  return (await listFtsIndexes(conn)).map((i) => i.name).sort();
 }
 
 export async function isInstalled(conn: KuzuConnection): Promise<boolean> {
