@@ -39,6 +39,9 @@ const SOCKET_CODES: ReadonlySet<string> = new Set([
  */
 const SERVER_CODES: ReadonlySet<string> = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 
+/** SQLite's codes for a database file another writer held past the busy timeout. */
+const SQLITE_BUSY_CODES: ReadonlySet<string> = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_TIMEOUT', 'SQLITE_LOCKED']);
+
 /** What pg and pg-pool (8.x / 3.x) throw, without a code, for a connection that was cut, timed out or is broken. */
 const DRIVER_MESSAGES: readonly string[] = [
   'Connection terminated',
@@ -48,15 +51,15 @@ const DRIVER_MESSAGES: readonly string[] = [
 ];
 
 /**
- * The database could not be reached, or did not answer in time: at start-up (DatabaseUnreachableError), or for a
- * query later on. Such a failure is the database's, not the request's: trying again later may succeed.
+ * The database could not be reached, or did not answer in time (a PostgreSQL server that is down or slow, a SQLite
+ * file another writer holds): at start-up (DatabaseUnreachableError), or for a query later on. Such a failure is the database's, not the request's: trying again later may succeed.
  */
 export function isDatabaseUnreachable(error: unknown): error is Error {
   // not `instanceof Error`: a socket's errors come from Node's own realm, which is not a test's
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string') {
-    return code === UNREACHABLE || SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08');
+    return code === UNREACHABLE || SOCKET_CODES.has(code) || SERVER_CODES.has(code) || SQLITE_BUSY_CODES.has(code) || code.startsWith('08');
   }
   return typeof message === 'string' && DRIVER_MESSAGES.some((prefix) => message.startsWith(prefix));
 }

@@ -80,4 +80,25 @@ export function execInSqliteFile(dataDir: string, sqlText: string): void {
     db.close();
   }
 }
+
+/** Another writer on a data folder's SQLite file: while it holds the file, the service's writes wait, then fail busy. */
+export interface SqliteFileHolder {
+  hold(): void;
+  release(): void;
+  close(): void;
+}
+
+export function sqliteFileHolder(dataDir: string): SqliteFileHolder {
+  const Driver = sqliteDriver();
+  const db = new Driver(join(dataDir, SQLITE_FILE_NAME));
+  return {
+    hold: () => void db.prepare('BEGIN IMMEDIATE').run(),
+    release: () => void db.prepare('COMMIT').run(),
+    close: () => {
+      if (db.inTransaction) db.prepare('ROLLBACK').run();
+      db.close();
+    },
+  };
+}
+
 export { TcpProxy, startSilentListener } from './tcp-proxy';

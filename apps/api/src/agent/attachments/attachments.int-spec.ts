@@ -247,7 +247,7 @@ describe('POST /api/agent/send/attachments', () => {
     expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(before);
   });
 
-  it('keeps the count of a bubble the messenger accepted even when journaling it fails', async () => {
+  it('keeps the count of a bubble the messenger accepted even when journaling it fails, and journals it once the database takes it', async () => {
     await h.customerWrites('a8', { text: 'hi' });
     const before = (await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used;
     const pdf = files.file('kept.pdf');
@@ -255,11 +255,14 @@ describe('POST /api/agent/send/attachments', () => {
     execInSqliteFile(h.dataDir, "CREATE TRIGGER refuse_a8 BEFORE INSERT ON journal WHEN NEW.user_key = 'a8' BEGIN SELECT RAISE(ABORT, 'the disk refused the write'); END;");
     try {
       const reply = await send('a8', [['files', pdf, 'kept.pdf', 'application/pdf']]);
-      expect(reply.status).toBe(500);
+      expect([reply.status, reply.body]).toEqual([503, { ok: false, code: 'STORAGE_UNAVAILABLE', message: expect.stringMatching(/^the messenger accepted the message \(serial bw-\S+\), .*do not send it again$/) }]);
     } finally {
       execInSqliteFile(h.dataDir, 'DROP TRIGGER refuse_a8');
     }
     expect((await agentBubbles('a8')).map((b) => b.kind)).toEqual(['file']);
+    const journaled = async () => (await h.get<{ messages: Array<{ kind: string }> }>('/api/agent/rooms/a8/messages?brand=acme-kakao')).body.messages.map((m) => m.kind);
+    for (let i = 0; i < 100 && !(await journaled()).includes('agent'); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await journaled()).toEqual(['agent', 'message', 'reference']);
     expect((await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used).toBe(before + 1);
   });
 

@@ -7,6 +7,7 @@ import { BillingService } from '../../billing/billing.service';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
+import { AcceptedSends } from '../../journal/accepted-sends';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import { FILE_TYPE_MAX_BYTES, type FileType, claimsImage } from '../../media';
 import { MessengerUploadsService } from '../../uploads/messenger-uploads.service';
@@ -35,6 +36,7 @@ export class AttachmentsService {
     private readonly access: BrandAccessService,
     private readonly billing: BillingService,
     private readonly journal: JournalWriter,
+    private readonly accepted: AcceptedSends,
     private readonly uploads: MessengerUploadsService,
     private readonly turns: CustomerSendTurns,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
@@ -73,7 +75,8 @@ export class AttachmentsService {
       await this.journalImages(channel, dto.userKey, send.run.end()?.images ?? []);
     }
     const ok = results.some((r) => r.ok);
-    await (ok ? charge.keep() : charge.release());
+    const served = results.find((r) => r.ok);
+    await (served ? this.accepted.record(served.serial, [() => charge.keep()]) : charge.release());
     // nothing reached the customer because the messenger could not be reached: answered as any send is (502)
     if (!ok && send.unreachable) throw send.unreachable;
     return { ok, results };
@@ -168,19 +171,21 @@ export class AttachmentsService {
   }
 
   private journalOne(channel: ChannelRecord, userKey: string, serial: string, text: string, bubble: NewBubble): Promise<void> {
-    return this.journal.appendAgentSend(channel.key, userKey, { text, serial, bubbles: [bubble], timestampUnixMs: this.clock.now() });
+    const item = { text, serial, bubbles: [bubble], timestampUnixMs: this.clock.now() };
+    return this.accepted.record(serial, [() => this.journal.appendAgentSend(channel.key, userKey, item)]);
   }
 
   /** The images of one send as one `agent` item whose serial is the first image's. */
   private async journalImages(channel: ChannelRecord, userKey: string, images: readonly SentImage[]): Promise<void> {
     const first = images[0];
     if (!first) return;
-    await this.journal.appendAgentSend(channel.key, userKey, {
+    const item = {
       text: images.map((i) => formatAttachmentLine({ type: 'photo', url: i.url, ...(i.caption ? { caption: i.caption } : {}) })).join('\n'),
       serial: first.serial,
       bubbles: images.map((i) => ({ serial: i.serial, kind: 'image' as const, text: i.caption, groupIndex: i.groupIndex })),
       timestampUnixMs: this.clock.now(),
-    });
+    };
+    await this.accepted.record(first.serial, [() => this.journal.appendAgentSend(channel.key, userKey, item)]);
   }
 }
 

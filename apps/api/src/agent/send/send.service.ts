@@ -9,6 +9,8 @@ import { CustomerSendTurns } from './customer-send-turns';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
+import { SendNotJournaledError } from '../../common/errors/send-not-journaled';
+import { AcceptedSends } from '../../journal/accepted-sends';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import type { SendResponseDto } from './dto/send-response.dto';
 import type { SendImageDto } from './dto/send-image.dto';
@@ -36,6 +38,7 @@ export class SendService {
   constructor(
     private readonly access: BrandAccessService,
     private readonly journal: JournalWriter,
+    private readonly accepted: AcceptedSends,
     private readonly billing: BillingService,
     private readonly consentOnce: ConsentOnce,
     private readonly turns: CustomerSendTurns,
@@ -110,14 +113,20 @@ export class SendService {
       await Promise.all([charge.release(), consent?.release()]);
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }
-    await charge.keep();
-    await this.journal.appendAgentSend(channel.key, userKey, {
+    const answer: SendResponseDto = { ok: true, code: '0', message: null, serial };
+    const item = {
       sessionId: room?.sessionId ?? '',
       text: bubble.text,
       serial,
       bubbles: [{ serial, kind: bubble.kind, text: bubble.bubbleText, groupIndex: 0 }],
       timestampUnixMs: this.clock.now(),
-    });
-    return { ok: true, code: '0', message: null, serial };
+    };
+    try {
+      await this.accepted.record(serial, [() => charge.keep(), () => this.journal.appendAgentSend(channel.key, userKey, item)]);
+    } catch (error) {
+      if (error instanceof SendNotJournaledError) error.answer = answer;
+      throw error;
+    }
+    return answer;
   }
 }

@@ -3,8 +3,10 @@ import type { Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
 import { type ExecutionContext, Inject, Injectable, createParamDecorator } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
+import { httpStatusOf } from '@brandwire/domain';
 import type { Response } from 'express';
 import { CLOCK, STORE } from '../../app/tokens';
+import { SendNotJournaledError } from '../errors/send-not-journaled';
 import type { AuthenticatedRequest } from '../auth/principal';
 import { fail } from '../errors/envelope';
 
@@ -90,7 +92,12 @@ export class IdempotencyService {
     try {
       body = await handler();
     } catch (error) {
-      await this.store.idempotency.release(call.keyId, call.idemKey, now);
+      if (error instanceof SendNotJournaledError) {
+        // the customer has the message: the key stays taken, and answers the send once it is recorded
+        this.completeWhenJournaled(call, now, error);
+      } else {
+        await this.store.idempotency.release(call.keyId, call.idemKey, now);
+      }
       throw error;
     }
     try {
@@ -100,6 +107,13 @@ export class IdempotencyService {
       process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${error instanceof Error ? error.message : String(error)}`);
     }
     return body;
+  }
+
+  private completeWhenJournaled(call: IdempotentCall, now: number, error: SendNotJournaledError): void {
+    const [status, answer] = error.answer === undefined ? [httpStatusOf(error.code), { ok: false, code: error.code, message: error.message }] : [200, error.answer];
+    error.journaled
+      .then(() => this.store.idempotency.complete(call.keyId, call.idemKey, now, status, answer))
+      .catch((failure: unknown) => process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${failure instanceof Error ? failure.message : String(failure)}`));
   }
 
   private async claim(call: IdempotentCall, now: number) {
