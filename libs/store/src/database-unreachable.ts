@@ -10,14 +10,13 @@ export class DatabaseUnreachableError extends Error {
   }
 }
 
-function withoutPassword(databaseUrl: string): string {
-  try {
-    const url = new URL(databaseUrl);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return 'not a URL';
-  }
+/**
+ * A URL as it may be shown: a password, in its user part or as a `password` or `sslpassword` parameter (both of
+ * which PostgreSQL takes), replaced by ***. Works on text that is not a valid URL too, as start-up echoes that.
+ */
+export function withoutPassword(url: string): string {
+  // to the last @: a password given raw may hold @ or /, and masking too much is no harm
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/:@]*:).*@/i, '$1***@').replace(/([?&](?:ssl)?password=)[^&#]*/gi, '$1***');
 }
 
 /** The socket failures of a connection to a database host that is down, unknown or cut off. */

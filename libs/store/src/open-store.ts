@@ -28,7 +28,7 @@ export function dialectOf(options: StoreOptions): Dialect {
   return options.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(options.databaseUrl) ? 'postgres' : 'sqlite';
 }
 
-export { DatabaseUnreachableError, isDatabaseUnreachable } from './database-unreachable';
+export { DatabaseUnreachableError, isDatabaseUnreachable, withoutPassword } from './database-unreachable';
 
 /** Opens the database of the options' dialect and brings its schema up to date. */
 export async function openDatabase(options: StoreOptions): Promise<{ db: Kysely<Database>; dialect: Dialect }> {

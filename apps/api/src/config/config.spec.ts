@@ -41,6 +41,11 @@ describe('loadConfig: sizes, levels and hosts', () => {
     expect(() => loadConfig({ BRANDWIRE_TIMEZONE: '+09:00' })).toThrow(new ConfigError('BRANDWIRE_TIMEZONE must be an IANA time zone such as Asia/Seoul, got "+09:00"'));
   });
 
+  it('never shows a password of a URL it refuses', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://ops:s3cr@t@127.0.0.1:99999/db' })).toThrow(new ConfigError('DATABASE_URL must be a URL, got "postgres://ops:***@127.0.0.1:99999/db"'));
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://ops@[::1/db?sslmode=off&password=s3cret' })).toThrow(new ConfigError('DATABASE_URL must be a URL, got "postgres://ops@[::1/db?sslmode=off&password=***"'));
+  });
+
   it('refuses a seed that is a folder', () => {
     expect(() => loadConfig({ BRANDWIRE_SEED: '/tmp' })).toThrow(new ConfigError('BRANDWIRE_SEED must name a file, and /tmp is a folder'));
   });

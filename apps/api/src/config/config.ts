@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, accessSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ianaTimeZone } from '@brandwire/domain';
+import { withoutPassword } from '@brandwire/store';
 
 /** Everything the service reads from its environment, validated once at start-up. */
 export interface Config {
@@ -70,7 +71,7 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+    throw new ConfigError(`${name} must be a URL, got "${withoutPassword(raw)}"`);
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must start with ${protocols.join(' or ')}//`);
   return raw.replace(/\/+$/, '');
