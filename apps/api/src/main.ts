@@ -3,6 +3,7 @@ import { isDataDirInUse, isDatabaseUnreachable } from '@brandwire/store';
 import { SandboxStateError } from '@brandwire/upstream';
 import { ConfigError, type Config, loadConfig } from './config/config';
 import { ListenError } from './app/listen';
+import { SqliteFileError, asSqliteFileError } from './app/sqlite-file-error';
 import { type ListeningService, startService } from './app/start-service';
 import { SeedError } from './seed/seed-file';
 
@@ -29,7 +30,9 @@ function banner(config: Config, { url, runtime, demoKeys }: ListeningService): s
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const service = await startService(config, { onListening: (listening) => process.stdout.write(banner(config, listening)) });
+  const service = await startService(config, { onListening: (listening) => process.stdout.write(banner(config, listening)) }).catch((error: unknown) => {
+    throw asSqliteFileError(error, config);
+  });
 
   let closing = false;
   const shutdown = (signal: string) => {
@@ -59,6 +62,7 @@ main().catch((error: unknown) => {
     error instanceof ListenError ||
     error instanceof SeedError ||
     error instanceof SandboxStateError ||
+    error instanceof SqliteFileError ||
     isDataDirInUse(error) ||
     isDatabaseUnreachable(error);
   process.stderr.write(`brandwire: ${known ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

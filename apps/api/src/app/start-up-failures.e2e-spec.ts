@@ -116,6 +116,33 @@ describe('the service started with a data folder it cannot use', () => {
     await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir })).rejects.toThrow(new Error(`service exited with 1:\nbrandwire: ${message}\n`));
   }, 30_000);
 
+  it('stops with one line naming the SQLite file when it is not a database', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-not-a-db-'));
+    writeFileSync(join(dataDir, 'brandwire.db'), 'a text file where the database belongs, longer than the SQLite header of one hundred bytes..........');
+    try {
+      await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir })).rejects.toThrow(
+        new Error(`service exited with 1:\nbrandwire: the SQLite database ${join(dataDir, 'brandwire.db')} cannot be used: file is not a database (SQLITE_NOTADB)\n`),
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
+
+  asUser("stops with one line naming the SQLite file when it is another user's (skipped when nobody cannot reach the checkout)", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'brandwire-foreign-db-'));
+    const dataDir = join(folder, 'data');
+    chmodSync(folder, 0o755);
+    mkdirSync(dataDir, { mode: 0o700 });
+    try {
+      await stopBuiltService((await startBuiltService({ BRANDWIRE_DATA_DIR: dataDir })).child);
+      if (UNPRIVILEGED) chownSync(dataDir, UNPRIVILEGED.uid, UNPRIVILEGED.gid);
+      const run = await runUnprivileged({ BRANDWIRE_DATA_DIR: dataDir });
+      expect(run).toEqual({ code: 1, output: expect.stringMatching(new RegExp(`^brandwire: the SQLite database ${join(dataDir, 'brandwire.db')} cannot be used: .* \\(SQLITE_[A-Z_]+\\)\n$`)) });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 30_000);
+
   asUser("stops with one line naming BRANDWIRE_DATA_DIR when the folder is its user's but read-only (mode 0500; skipped when nobody cannot reach the checkout)", async () => {
     const folder = mkdtempSync(join(tmpdir(), 'brandwire-read-only-'));
     const readOnly = join(folder, 'data');
