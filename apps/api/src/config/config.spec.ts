@@ -46,6 +46,11 @@ describe('loadConfig: sizes, levels and hosts', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://ops@[::1/db?sslmode=off&password=s3cret' })).toThrow(new ConfigError('DATABASE_URL must be a URL, got "postgres://ops@[::1/db?sslmode=off&password=***"'));
   });
 
+  it('takes a delivery lease of a second or more: a shorter one runs out between its renewals', () => {
+    expect(loadConfig({ DELIVERY_LEASE_MS: '1000' }).deliveryLeaseMs).toBe(1000);
+    expect(() => loadConfig({ DELIVERY_LEASE_MS: '300' })).toThrow(new ConfigError('DELIVERY_LEASE_MS must be a whole number from 1000 up (a shorter lease runs out between its renewals), got "300"'));
+  });
+
   it('refuses a seed that is a folder', () => {
     expect(() => loadConfig({ BRANDWIRE_SEED: '/tmp' })).toThrow(new ConfigError('BRANDWIRE_SEED must name a file, and /tmp is a folder'));
   });

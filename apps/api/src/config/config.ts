@@ -40,13 +40,16 @@ function port(env: Env, name: string, fallback: number): number {
   return value;
 }
 
-function positiveInt(env: Env, name: string, fallback: number): number {
+function positiveInt(env: Env, name: string, fallback: number, least = 1, why = ''): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a whole number above 0, got "${raw}"`);
+  if (!Number.isInteger(value) || value < least) throw new ConfigError(`${name} must be a whole number from ${least} up${why}, got "${raw}"`);
   return value;
 }
+
+/** A delivery lease is renewed every third of it, at least 100 ms apart: a shorter one runs out between renewals. */
+const LEAST_DELIVERY_LEASE_MS = 1_000;
 
 function wholeNumber(env: Env, name: string, fallback: number): number {
   const raw = env[name];
@@ -140,7 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     timeZone: timeZone(env),
     logLevel: logLevel(env),
     jsonBodyLimit: byteSize(env, 'JSON_BODY_LIMIT', '1mb'),
-    deliveryLeaseMs: positiveInt(env, 'DELIVERY_LEASE_MS', 30_000),
+    deliveryLeaseMs: positiveInt(env, 'DELIVERY_LEASE_MS', 30_000, LEAST_DELIVERY_LEASE_MS, ' (a shorter lease runs out between its renewals)'),
     roomCacheBytes: wholeNumber(env, 'ROOM_CACHE_MB', 32) * 1024 * 1024,
     sqliteThread: flag(env, 'SQLITE_THREAD', true),
   };

@@ -3,6 +3,7 @@ import { retryDelayMs, retryPeriodOver } from '@brandwire/domain';
 import type { SignalRecord, Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { RepeatedFailureLog } from '../common/logging/repeated-failure-log';
 import { CLOCK, CONFIG, STORE } from '../app/tokens';
 import type { Config } from '../config/config';
 import { HeldConsents } from './held-consents';
@@ -37,6 +38,7 @@ export function webhookId(signal: { channelKey: string; seq: number; part: numbe
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly owner = randomUUID();
   private readonly logger = new Logger('DeliveryWorker');
+  private readonly pollFailures = new RepeatedFailureLog(this.logger, 'looking for signals to deliver');
   private running = false;
   /** channels written to since their round began (or while one could not begin): their next round starts at once */
   private readonly written = new Set<string>();
@@ -104,8 +106,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     while (this.running) {
       try {
         await this.tick();
+        this.pollFailures.succeeded();
       } catch (error) {
-        this.logger.error(`delivery round failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.pollFailures.failed(error);
       }
       if (!this.running) break;
       await new Promise<void>((resolve) => {
