@@ -13,6 +13,7 @@ import { allowedMethodsOf } from '../common/http/allowed-methods';
 import { jsonBodyParser } from '../common/http/body-parsing';
 import { answerClientErrorsInEnvelope } from '../common/http/client-errors';
 import { ConnectionDrain } from '../common/http/connection-drain';
+import { limitPipelining } from '../common/http/pipelining-limit';
 import { validationPipe } from '../common/http/validation';
 import type { Config } from '../config/config';
 import { checkDataDir } from '../config/data-dir';
@@ -157,6 +158,7 @@ async function serve(app: NestExpressApplication, config: Config, gate: RequestG
   mountOpenApi(app);
   answerClientErrorsInEnvelope(app.getHttpServer());
   const drain = new ConnectionDrain(app.getHttpServer());
+  limitPipelining(app.getHttpServer());
   // not Nest's listen: it also logs a failure, as a JSON line, before the service reports it in one of its own
   await app.init();
   const address = await listen(app.getHttpServer(), config.port, config.host);
