@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
@@ -8,6 +8,7 @@ import { ConversationExportQueryDto, ConversationExportResponseDto } from './dto
 import { ConversationQueryDto, ConversationsQueryDto, MessagesQueryDto, RoomsQueryDto } from './dto/retrieval-query.dto';
 import { BrandConversationsDto, ConversationResponseDto, MessagesResponseDto, RoomsResponseDto } from './dto/retrieval-response.dto';
 import { RetrievalService } from './retrieval.service';
+import { ApiUserKeyParam, UserKeyParam } from '../common/http/user-key-param';
 
 @ApiTags('retrieval')
 @Controller('api/agent')
@@ -27,10 +28,11 @@ export class RetrievalController {
   }
 
   @Get('rooms/:userKey/messages')
+  @ApiUserKeyParam()
   @ApiOperation({ summary: "A customer's recent journal items, newest first" })
   @ApiOkResponse({ type: MessagesResponseDto })
   @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
-  messages(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Query() query: MessagesQueryDto): Promise<MessagesResponseDto> {
+  messages(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Query() query: MessagesQueryDto): Promise<MessagesResponseDto> {
     return this.retrieval.messages(principal, userKey, query);
   }
 

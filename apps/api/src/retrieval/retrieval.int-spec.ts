@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
 
 interface Item {
@@ -72,6 +73,34 @@ describe('retrieval', () => {
     const reply = await h.get('/api/agent/rooms');
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('brand') });
+  });
+
+  it.each([
+    ['blank', '%20%20', 'userKey must not be blank (empty or only spaces)'],
+    ['longer than 200 characters', 'u'.repeat(201), 'userKey must be shorter than or equal to 200 characters'],
+  ])('refuses a customer key in the path that is %s, as in a body', async (_, userKey, message) => {
+    const reply = await h.get(`/api/agent/rooms/${userKey}/messages?brand=acme-kakao`);
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message }]);
+    const sandbox = await h.get(`/sandbox/customers/${userKey}/chat?brand=acme-kakao`);
+    expect([sandbox.status, sandbox.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message }]);
+  });
+
+  it.each(['%2e%2e', '%2E'])('refuses a customer key %s in the path, which URLs read as a folder, with 400', async (segment) => {
+    // node:http sends the path as given; fetch would resolve the dots before sending
+    const { hostname, port } = new URL(h.url);
+    for (const path of [`/api/agent/rooms/${segment}/messages?brand=acme-kakao`, `/sandbox/customers/${segment}/chat?brand=acme-kakao`]) {
+      const reply = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request({ host: hostname, port, path, headers: { authorization: `Bearer ${TOKENS.writer}` } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      const dots = decodeURIComponent(segment);
+      expect([reply.status, JSON.parse(reply.body)]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: `userKey cannot be "${dots}" in a path` }]);
+    }
   });
 
   it('lists rooms in progress with their summaries, and drops a room once its consultation ends', async () => {

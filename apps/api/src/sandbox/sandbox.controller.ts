@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
@@ -6,6 +6,7 @@ import { ApiErrors, BRAND_ERRORS, type ErrorReasons, JSON_BODY_ERRORS, QUERY_ERR
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
 import { AdvanceClockDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import { SandboxService } from './sandbox.service';
+import { ApiUserKeyParam, UserKeyParam } from '../common/http/user-key-param';
 
 /** The sandbox messenger's refusals: a bad request is the caller's; others are HTTP 200 with ok:false and its code. */
 const SANDBOX_ERRORS = {
@@ -20,61 +21,67 @@ export class SandboxController {
   constructor(private readonly sandbox: SandboxService) {}
 
   @Post('customers/:userKey/messages')
+  @ApiUserKeyParam()
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer writes; starts a consultation when none is in progress' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
-  customerWrites(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: CustomerWritesDto) {
+  customerWrites(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerWritesDto) {
     return this.sandbox.customerWrites(principal, userKey, dto);
   }
 
   @Post('customers/:userKey/end')
+  @ApiUserKeyParam()
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer leaves the chat' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
-  customerLeaves(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: SandboxBrandDto) {
+  customerLeaves(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: SandboxBrandDto) {
     return this.sandbox.customerLeaves(principal, userKey, dto);
   }
 
   @Post('customers/:userKey/consent')
+  @ApiUserKeyParam()
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer agrees to share nickname and phone number' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ description: "ok:true (the result is relayed, not journaled), or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
-  customerConsents(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: CustomerConsentDto) {
+  customerConsents(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerConsentDto) {
     return this.sandbox.customerConsents(principal, userKey, dto);
   }
 
   @Post('customers/:userKey/tap')
+  @ApiUserKeyParam()
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer taps a quick reply of an agent bubble' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
-  customerTaps(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: CustomerTapDto) {
+  customerTaps(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerTapDto) {
     return this.sandbox.customerTaps(principal, userKey, dto);
   }
 
   @Post('customers/:userKey/other-tool-delete')
+  @ApiUserKeyParam()
   @HttpCode(200)
   @ApiOperation({ summary: 'Another agent tool deletes an agent bubble (the service hears of it by callback)' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
-  deleteFromOtherTool(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Body() dto: OtherToolDeleteDto) {
+  deleteFromOtherTool(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: OtherToolDeleteDto) {
     return this.sandbox.deleteFromOtherTool(principal, userKey, dto);
   }
 
   @Get('customers/:userKey/chat')
+  @ApiUserKeyParam()
   @ApiOperation({ summary: "What the simulated customer's chat shows, oldest first" })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ description: "ok:true and the bubbles, or ok:false with the sandbox messenger's code" })
   @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
-  chat(@CurrentPrincipal() principal: Principal, @Param('userKey') userKey: string, @Query() query: BrandQueryDto) {
+  chat(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Query() query: BrandQueryDto) {
     return this.sandbox.chat(principal, userKey, query.brand);
   }
 
