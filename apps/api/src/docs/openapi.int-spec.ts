@@ -67,6 +67,17 @@ describe('the OpenAPI document', () => {
     expect(codesOf(o, reply.status)).toContain(reply.body['code']);
   };
 
+  it('serves its page with a policy that runs only its own files, in no frame', async () => {
+    const page = await fetch(`${h.url}/api/docs/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
+    expect([page.headers.get('x-frame-options'), page.headers.get('x-content-type-options')]).toEqual(['DENY', 'nosniff']);
+    const html = await page.text();
+    expect(html.match(/<script[^>]*>/g)?.every((tag) => /src="\.\//.test(tag))).toBe(true);
+  });
+
   it('has one ErrorEnvelope schema { ok: false, code, message }', () => {
     expect(doc.components.schemas['ErrorEnvelope']).toMatchObject({
       type: 'object',

@@ -1,3 +1,4 @@
+import type { NextFunction, Request, Response } from 'express';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { httpStatusOf } from '@brandwire/domain';
@@ -20,7 +21,22 @@ export function mountOpenApi(app: INestApplication): void {
     .build();
   const document = SwaggerModule.createDocument(app, config, { extraModels: [ErrorEnvelopeDto] });
   documentStorageUnavailable(document);
+  app.use('/api/docs', docsPageHeaders);
   SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs-json' });
+}
+
+/** The documentation page runs its own files only (its style sheet and icons inline), in no other site's frame. */
+const DOCS_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+function docsPageHeaders(_request: Request, response: Response, next: NextFunction): void {
+  response.set(DOCS_PAGE_HEADERS);
+  next();
 }
 
 const STORAGE_UNAVAILABLE_LINE = '- `STORAGE_UNAVAILABLE`: the database could not be reached or did not answer in time; try again later';
