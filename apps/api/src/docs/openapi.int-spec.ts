@@ -76,6 +76,13 @@ describe('the OpenAPI document', () => {
     expect(html.match(/<script[^>]*>/g)?.every((tag) => /src="\.\//.test(tag))).toBe(true);
   });
 
+  it('gives every answer a route makes on success a schema, so a generated client knows its fields', () => {
+    const missing = operations()
+      .filter(({ op: o }) => Object.entries(o.responses).some(([status, r]) => status.startsWith('2') && !Object.values(r.content ?? {}).some((media) => media.schema !== undefined)))
+      .map(({ route }) => route);
+    expect(missing).toEqual([]);
+  });
+
   it('has one ErrorEnvelope schema { ok: false, code, message }', () => {
     expect(doc.components.schemas['ErrorEnvelope']).toMatchObject({
       type: 'object',

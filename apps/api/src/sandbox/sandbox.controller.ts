@@ -7,6 +7,7 @@ import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
 import { AdvanceClockDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import { SandboxService } from './sandbox.service';
 import { ApiUserKeyParam, UserKeyParam } from '../common/http/user-key-param';
+import { SandboxActionResponseDto, SandboxChatResponseDto, SandboxClockResponseDto } from './dto/sandbox-response.dto';
 
 /** The sandbox messenger's refusals: a bad request is the caller's; others are HTTP 200 with ok:false and its code. */
 const SANDBOX_ERRORS = {
@@ -25,7 +26,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer writes; starts a consultation when none is in progress' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   customerWrites(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerWritesDto) {
     return this.sandbox.customerWrites(principal, userKey, dto);
@@ -36,7 +37,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer leaves the chat' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   customerLeaves(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: SandboxBrandDto) {
     return this.sandbox.customerLeaves(principal, userKey, dto);
@@ -47,7 +48,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer agrees to share nickname and phone number' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ description: "ok:true (the result is relayed, not journaled), or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true (the result is relayed, not journaled: no seq), or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   customerConsents(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerConsentDto) {
     return this.sandbox.customerConsents(principal, userKey, dto);
@@ -58,7 +59,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer taps a quick reply of an agent bubble' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   customerTaps(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerTapDto) {
     return this.sandbox.customerTaps(principal, userKey, dto);
@@ -69,7 +70,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Another agent tool deletes an agent bubble (the service hears of it by callback)' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   deleteFromOtherTool(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: OtherToolDeleteDto) {
     return this.sandbox.deleteFromOtherTool(principal, userKey, dto);
@@ -79,7 +80,7 @@ export class SandboxController {
   @ApiUserKeyParam()
   @ApiOperation({ summary: "What the simulated customer's chat shows, oldest first" })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ description: "ok:true and the bubbles, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxChatResponseDto, description: "ok:true and the bubbles, or ok:false with the sandbox messenger's code" })
   @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
   chat(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Query() query: BrandQueryDto) {
     return this.sandbox.chat(principal, userKey, query.brand);
@@ -89,7 +90,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: "Moves the sandbox's clock and the service's together" })
   @RequiresScope('BrandRead', { brand: false })
-  @ApiOkResponse({ description: "ok:true and the clock's new time (now, epoch milliseconds)" })
+  @ApiOkResponse({ type: SandboxClockResponseDto, description: "ok:true and the clock's new time (now, epoch milliseconds)" })
   @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS, { UPSTREAM_UNAVAILABLE: 'the sandbox messenger could not write its clock file; neither clock was moved' })
   advanceClock(@Body() dto: AdvanceClockDto) {
     return this.sandbox.advanceClock(dto);

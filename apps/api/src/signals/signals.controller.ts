@@ -42,6 +42,7 @@ export class SignalsController implements BeforeApplicationShutdown {
   @ApiOkResponse({
     description:
       'Server-Sent Events: `event` is the signal kind, `data` the signal (SignalDto) as JSON, `id` its "<seq>.<part>" (personal_info results are sent live only, without an id); errors before the stream opens are JSON',
+    content: { 'text/event-stream': { schema: { type: 'string', example: 'id: 42.0\nevent: message\ndata: {"kind":"message","seq":42,...}\n\n' } } },
   })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'the id of the last event received ("<seq>.<part>")' })
   @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, { BAD_REQUEST: "Last-Event-ID is not an event id, or it (or `after`) is past the channel's last seq" })
