@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -216,5 +216,34 @@ describe('brandwire gateway: relaying signals to a team chat and a CRM', () => {
     await s.service.customerWrites('sam', 'after the reset');
     await chat.waitFor(before + 1);
     expect(lines().slice(before)).toEqual(['[acme-kakao] sam: after the reset']);
+  });
+
+  it("posts to a team chat that setup moved to another url without the old one's token", async () => {
+    expect((await cli(['gateway', 'stop'])).code).toBe(0);
+    const moved = await Receiver.start();
+    try {
+      const setup = await cli(['setup', TEST_TOKENS.reader, '--sink-type', 'webhook', '--sink-url', moved.url, '--json']);
+      expect(setup.code).toBe(0);
+      const from = existsSync(logPath) ? logText().length : 0;
+      expect((await cli(['gateway', 'start'])).code).toBe(0);
+      await waitForLog(/following the signals of acme-kakao for the team chat after \d+/, from);
+      await s.service.customerWrites('sam', 'to the new team chat');
+      const arrived = async (receiver: Receiver): Promise<Received | undefined> => {
+        const deadline = Date.now() + 15_000;
+        const find = () => receiver.received.find((r) => r.body['text'] === 'to the new team chat');
+        while (!find() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        return find();
+      };
+      const [got, toCrm] = await Promise.all([arrived(moved), arrived(crm)]);
+      expect([got?.body['text'], got?.headers['authorization']]).toEqual(['to the new team chat', undefined]);
+      expect([toCrm?.body['text'], toCrm?.headers['authorization']]).toEqual(['to the new team chat', 'Bearer crm-token']);
+      // what setup showed: the urls by their origin only, the CRM's token (its url unchanged) kept
+      expect(setup.json()).toMatchObject({ gateway: { sink: { type: 'webhook', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/…$/) as unknown }, crm: { url: expect.stringMatching(/\/…$/) as unknown, token: 'set' } } });
+      expect(setup.stdout).not.toContain(moved.url);
+      expect(setup.stdout).not.toContain(crm.url);
+    } finally {
+      await cli(['gateway', 'stop', '--timeout', '2']);
+      await moved.close();
+    }
   });
 });

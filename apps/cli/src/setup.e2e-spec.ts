@@ -124,11 +124,91 @@ describe('setup, whoami and key storage', () => {
       },
     });
     expect(second.stdout).not.toContain('crm-secret');
-    expect(second.stdout).toMatch(/^CRM: +url https:\/\/crm\.test\/api, token set$/m);
+    // a CRM's url often holds its secret in the path: only its origin is shown
+    expect(second.stdout).toMatch(/^CRM: +url https:\/\/crm\.test\/…, token set$/m);
+    expect(second.stdout).not.toContain('crm.test/api');
     expect(second.stdout).toMatch(/^AI: +provider openai, apiKey set, model gpt-x$/m);
     // a team chat's webhook url is its secret: only its origin is shown
     expect(second.stdout).toMatch(/^team-chat sink: +type slack, url https:\/\/hooks\.slack\.test\/…$/m);
     expect(second.stdout).not.toContain('hooks.slack.test/x');
+  });
+
+  it('leaves the stored token behind when the team-chat sink or the CRM moves to another url or type, unless one is given again', async () => {
+    const config = s.configDir('gateway-moved');
+    const first = await s.run(['setup', TEST_TOKENS.writer, '--sink-type', 'slack', '--sink-url', 'https://hooks.slack.test/x', '--sink-token', 'sinktok', '--crm-url', 'https://crm.test/a', '--crm-token', 'crmtok'], { config });
+    expect(first.code).toBe(0);
+    const moved = await s.run(['setup', TEST_TOKENS.writer, '--sink-type', 'discord', '--sink-url', 'https://discord.test/api/webhooks/1/t', '--crm-url', 'https://crm.test/b'], { config });
+    expect(moved.code).toBe(0);
+    expect(moved.stdout).toMatch(/^team-chat sink: +type discord, url https:\/\/discord\.test\/…$/m);
+    expect(moved.stdout).toMatch(/^CRM: +url https:\/\/crm\.test\/…$/m);
+    expect(stored(config)['gateway']).toEqual({ sink: { type: 'discord', url: 'https://discord.test/api/webhooks/1/t' }, crm: { url: 'https://crm.test/b' } });
+    // the same url again keeps a token given since; another type alone leaves it behind too
+    await s.run(['setup', TEST_TOKENS.writer, '--sink-token', 'newtok', '--crm-token', 'newcrm'], { config });
+    const same = await s.run(['setup', TEST_TOKENS.writer, '--sink-url', 'https://discord.test/api/webhooks/1/t', '--crm-url', 'https://crm.test/b', '--json'], { config });
+    expect(same.json()).toMatchObject({ gateway: { sink: { token: 'set' }, crm: { token: 'set' } } });
+    const retyped = await s.run(['setup', TEST_TOKENS.writer, '--sink-type', 'webhook', '--json'], { config });
+    expect(retyped.json()).toMatchObject({ gateway: { sink: { type: 'webhook' }, crm: { token: 'set' } } });
+    expect(stored(config)['gateway']).toEqual({ sink: { type: 'webhook', url: 'https://discord.test/api/webhooks/1/t' }, crm: { url: 'https://crm.test/b', token: 'newcrm' } });
+  });
+
+  it('refuses a team-chat type or a sink or CRM url the gateway could not use (exit 2), storing nothing', async () => {
+    const config = s.configDir('gateway-refused');
+    const bogus = await s.run(['setup', TEST_TOKENS.writer, '--sink-type', 'bogus', '--json'], { config });
+    expect(bogus.code).toBe(2);
+    expect(bogus.json()).toMatchObject({ ok: false, code: 'USAGE', error: 'Expected --sink-type=bogus to be one of: slack, teams, discord, webhook' });
+    const ftp = await s.run(['setup', TEST_TOKENS.writer, '--sink-url', 'ftp://x/secret', '--json'], { config });
+    expect({ code: ftp.code, json: ftp.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: '--sink-url must be an http or https URL, got ftp:…' } });
+    const notUrl = await s.run(['setup', TEST_TOKENS.writer, '--crm-url', 'crm.test/api', '--json'], { config });
+    expect(notUrl.json()).toMatchObject({ code: 'USAGE', error: '--crm-url must be an http or https URL, got something that is not a URL' });
+    const empty = await s.run(['setup', TEST_TOKENS.writer, '--crm-url', ''], { config });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toBe('Error: --crm-url must be an http or https URL, got an empty value\nHint: to stop relaying there, pass --no-crm\n');
+    expect(existsSync(config)).toBe(false);
+  });
+
+  it("removes the team-chat sink, its commands and the CRM with --no-sink, --no-commands and --no-crm, and says how when a stored commands secret does not fit another team chat", async () => {
+    const config = s.configDir('gateway-removed');
+    const discordKey = 'ab'.repeat(32);
+    const discord = ['--sink-type', 'discord', '--sink-url', 'https://discord.test/api/webhooks/1/t'];
+    const first = await s.run(['setup', TEST_TOKENS.writer, '--sink-type', 'webhook', '--sink-url', 'https://chat.test/in', '--commands-secret', 'webhook-bearer-0001', '--crm-url', 'https://crm.test/x'], { config });
+    expect(first.code).toBe(0);
+    const before = stored(config);
+    const switched = await s.run(['setup', TEST_TOKENS.writer, ...discord, '--json'], { config });
+    expect({ code: switched.code, json: switched.json() }).toEqual({
+      code: 1,
+      json: {
+        ok: false,
+        code: 'CONFIG',
+        setting: 'gateway.commands.secret',
+        error: "the team chat is Discord, whose commands are checked with the application's public key: the stored commands secret (gateway.commands.secret) must be its 64 hex characters (Developer Portal, the application's General Information)",
+      },
+    });
+    const switchedText = await s.run(['setup', TEST_TOKENS.writer, ...discord], { config });
+    expect(switchedText.stderr).toContain("Hint: give the team chat's secret with `brandwire setup <key> --commands-secret <secret>`, or remove the commands with `brandwire setup <key> --no-commands`\n");
+    const emptySecret = await s.run(['setup', TEST_TOKENS.writer, '--commands-secret', ''], { config });
+    expect({ code: emptySecret.code, stderr: emptySecret.stderr }).toEqual({
+      code: 2,
+      stderr: "Error: --commands-secret must be at least 16 characters\nHint: to remove the team chat's commands, pass --no-commands\n",
+    });
+    expect(stored(config)).toEqual(before);
+
+    const withoutCommands = await s.run(['setup', TEST_TOKENS.writer, ...discord, '--no-commands'], { config });
+    expect(withoutCommands.code).toBe(0);
+    expect(withoutCommands.stdout).toMatch(/^team-chat commands: +none$/m);
+    expect(stored(config)['gateway']).toEqual({ sink: { type: 'discord', url: 'https://discord.test/api/webhooks/1/t' }, crm: { url: 'https://crm.test/x' } });
+
+    expect((await s.run(['setup', TEST_TOKENS.writer, '--commands-secret', discordKey], { config })).code).toBe(0);
+    const sinkAlone = await s.run(['setup', TEST_TOKENS.writer, '--no-sink', '--json'], { config });
+    expect({ code: sinkAlone.code, json: sinkAlone.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: "--no-sink would leave the team chat's commands (gateway.commands) without a team chat" } });
+    const both = await s.run(['setup', TEST_TOKENS.writer, '--no-crm', '--crm-url', 'https://crm.test/y', '--json'], { config });
+    expect(both.code).toBe(2);
+    expect(both.json()).toMatchObject({ code: 'USAGE', error: expect.stringContaining('--no-crm') });
+    expect(stored(config)['gateway']).toEqual({ sink: { type: 'discord', url: 'https://discord.test/api/webhooks/1/t' }, crm: { url: 'https://crm.test/x' }, commands: { secret: discordKey } });
+
+    const off = await s.run(['setup', TEST_TOKENS.writer, '--no-sink', '--no-commands', '--no-crm'], { config });
+    expect(off.code).toBe(0);
+    expect(off.stdout).toMatch(/^team-chat sink: +none\nCRM: +none\nteam-chat commands: +none$/m);
+    expect(stored(config)).not.toHaveProperty('gateway');
   });
 
   it('stores how the gateway answers with AI: the url, the reply mode and the instructions, refusing values that cannot work', async () => {

@@ -6,7 +6,7 @@ import { checkAiUrl } from '../lib/ai-model';
 import { DEFAULT_COMMANDS_PORT, type GatewaySettings } from '../lib/config-store';
 import { usageError } from '../lib/cli-error';
 import { fields } from '../lib/output';
-import { type SetupResult, runSetup } from '../lib/setup-flow';
+import { type RemovableGatewayPart, type SetupResult, TEAM_CHAT_TYPES, runSetup } from '../lib/setup-flow';
 import { terminalPrompter } from '../lib/terminal-prompter';
 
 export default class Setup extends BrandwireCommand {
@@ -19,6 +19,7 @@ export default class Setup extends BrandwireCommand {
     '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --endpoint http://127.0.0.1:8080 --channel acme-kakao',
     '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --dry-run --json',
     '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --sink-type discord --sink-url https://discord.com/api/webhooks/… --commands-secret <public-key-hex>',
+    '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --no-crm --no-commands',
     '<%= config.bin %> setup',
   ];
   // ignoreStdin: a key is never read from a pipe (oclif would race 10 ms for it); without a terminal, pass it as the argument
@@ -27,11 +28,13 @@ export default class Setup extends BrandwireCommand {
     endpoint: string({ description: 'service URL (default: the stored one, or http://127.0.0.1:8080)', helpValue: '<url>' }),
     channel: string({ description: 'default channel (brand key) for commands run without --channel (old name: --brand)', aliases: ['brand'], helpValue: '<key>' }),
     'dry-run': boolean({ description: 'verify the key and show what would be stored, store nothing' }),
-    'sink-type': string({ description: 'gateway: team-chat sink (e.g. slack, teams, discord, webhook)', helpGroup: 'GATEWAY', helpValue: '<type>' }),
-    'sink-url': string({ description: 'gateway: webhook or API URL of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<url>' }),
+    'sink-type': string({ description: `gateway: team-chat sink, one of ${TEAM_CHAT_TYPES.join(', ')} (another than the stored one leaves its token behind)`, options: [...TEAM_CHAT_TYPES], helpGroup: 'GATEWAY', helpValue: '<type>' }),
+    'sink-url': string({ description: 'gateway: http(s) webhook or API URL of the team-chat sink (another than the stored one leaves its token behind)', helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'sink-token': string({ description: 'gateway: token of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<token>' }),
-    'crm-url': string({ description: 'gateway: CRM API URL', helpGroup: 'GATEWAY', helpValue: '<url>' }),
+    'no-sink': boolean({ description: 'gateway: remove the team-chat sink (its commands need --no-commands too)', helpGroup: 'GATEWAY', exclusive: ['sink-type', 'sink-url', 'sink-token'] }),
+    'crm-url': string({ description: 'gateway: http(s) CRM API URL (another than the stored one leaves its token behind)', helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'crm-token': string({ description: 'gateway: CRM API token', helpGroup: 'GATEWAY', helpValue: '<token>' }),
+    'no-crm': boolean({ description: 'gateway: remove the CRM', helpGroup: 'GATEWAY', exclusive: ['crm-url', 'crm-token'] }),
     'commands-secret': string({
       description:
         "gateway: the team chat's commands (/cs-who, /cs-close, /cs-memo): Slack's signing secret, the Teams outgoing webhook's security token, the Discord application's public key (64 hex characters), or a bearer token (16+ characters) for a webhook team chat",
@@ -39,6 +42,7 @@ export default class Setup extends BrandwireCommand {
       helpValue: '<secret>',
     }),
     'commands-port': integer({ description: `gateway: the loopback port the team chat's commands come in on (default ${DEFAULT_COMMANDS_PORT})`, min: 1, max: 65535, helpGroup: 'GATEWAY', helpValue: '<n>' }),
+    'no-commands': boolean({ description: "gateway: remove the team chat's commands (secret and port)", helpGroup: 'GATEWAY', exclusive: ['commands-secret', 'commands-port'] }),
     'ai-provider': string({ description: "gateway: AI provider (another than the stored one leaves that one's key, url and model behind)", options: [...AI_PROVIDERS], helpGroup: 'GATEWAY', helpValue: '<name>' }),
     'ai-model': string({ description: 'gateway: AI model id (see `brandwire model list`)', helpGroup: 'GATEWAY', helpValue: '<id>' }),
     'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>' }),
@@ -54,7 +58,10 @@ export default class Setup extends BrandwireCommand {
 
   async run(): Promise<SetupResult> {
     const { args, flags } = await this.parse(Setup);
-    if (flags['commands-secret'] !== undefined && flags['commands-secret'].length < 16) throw usageError('--commands-secret must be at least 16 characters');
+    if (flags['commands-secret'] !== undefined && flags['commands-secret'].length < 16) {
+      throw usageError('--commands-secret must be at least 16 characters', "to remove the team chat's commands, pass --no-commands");
+    }
+    const removeGateway = (['sink', 'crm', 'commands'] as const).filter((part) => flags[`no-${part}`]);
     const result = await runSetup(
       {
         key: args.key,
@@ -74,6 +81,7 @@ export default class Setup extends BrandwireCommand {
             instructions: flags['ai-instructions'],
           },
         },
+        removeGateway,
         prompter: args.key === undefined ? terminalPrompter() : undefined,
       },
       // a damaged config file is replaced (its error tells to run setup); one it cannot read is left alone
@@ -87,7 +95,7 @@ export default class Setup extends BrandwireCommand {
           ['scope', result.scope],
           ['endpoint', result.endpoint],
           ['default channel', result.channel ?? 'none (pass --channel to commands)'],
-          ...gatewayLines(result.gateway),
+          ...gatewayLines(result.gateway, removeGateway),
         ]),
       ].join('\n'),
     );
@@ -95,15 +103,18 @@ export default class Setup extends BrandwireCommand {
   }
 }
 
-/** The gateway settings as `fields` rows, secrets shown as "set". */
-function gatewayLines(gateway: GatewaySettings | undefined): Array<[string, string]> {
-  if (!gateway) return [];
+/** The gateway settings as `fields` rows, secrets shown as "set"; a part removed now as "none". */
+function gatewayLines(gateway: GatewaySettings | undefined, removed: readonly RemovableGatewayPart[]): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  if (removed.includes('sink')) rows.push(['team-chat sink', 'none']);
+  if (removed.includes('crm')) rows.push(['CRM', 'none']);
+  if (removed.includes('commands')) rows.push(['team-chat commands', 'none']);
+  if (!gateway) return rows;
   const describe = (values: Record<string, string | undefined>) =>
     Object.entries(values)
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
-  const rows: Array<[string, string]> = [];
   if (gateway.sink) rows.push(['team-chat sink', describe(gateway.sink)]);
   if (gateway.crm) rows.push(['CRM', describe(gateway.crm)]);
   if (gateway.commands) rows.push(['team-chat commands', describe({ port: String(gateway.commands.port ?? DEFAULT_COMMANDS_PORT), secret: gateway.commands.secret })]);

@@ -23,4 +23,13 @@ describe('checkCommandsSecret', () => {
       expect.objectContaining({ code: 'CONFIG', details: { setting: 'gateway.commands.secret' }, message: expect.stringContaining(message) as unknown }),
     );
   });
+
+  it('names the stored secret when it was not given now, and tells how to give another or remove the commands', () => {
+    expect(() => checkCommandsSecret(withSecret('discord', 'slack-signing-secret-01'), 'stored')).toThrow(
+      expect.objectContaining({
+        message: expect.stringContaining('the stored commands secret (gateway.commands.secret) must be its 64 hex characters') as unknown,
+        hint: "give the team chat's secret with `brandwire setup <key> --commands-secret <secret>`, or remove the commands with `brandwire setup <key> --no-commands`",
+      }),
+    );
+  });
 });

@@ -76,8 +76,9 @@ async function startUnlessRunning(session: Session, paths: GatewayPaths): Promis
   if (await portTaken(port)) {
     throw new CliError('PORT_IN_USE', `port ${port} on 127.0.0.1 is taken by another program`, EXIT.error, { port }, 'stop that program, or set another knowledge.queryPort in the config file');
   }
+  const relayEnv = await relayEnvironment(session);
   const logFrom = logSize(paths.logPath);
-  const daemon = await spawnDetached(['--graph', paths.graphPath, '--state', paths.statePath, '--port', String(port)], paths.logPath, relayEnvironment(session));
+  const daemon = await spawnDetached(['--graph', paths.graphPath, '--state', paths.statePath, '--port', String(port)], paths.logPath, relayEnv);
   const ready = async (): Promise<boolean> => readGatewayState(paths.statePath)?.pid === daemon.pid && (await gatewayAnswers(port));
   if (!(await waitUntil(ready, daemon, START_TIMEOUT_MS))) {
     if (!daemon.exited()) await terminate(daemon.pid, 2000);

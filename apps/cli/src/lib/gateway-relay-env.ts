@@ -3,6 +3,7 @@ import { providerOf } from './ai-model';
 import { CliError, authRequired } from './cli-error';
 import { checkCommandsSecret } from './commands-secret';
 import type { Session } from './config-store';
+import { clientFor } from './connect';
 import { EXIT } from './exit-codes';
 
 /** The variable the gateway daemon reads its relay settings from (apps/gateway/src/relay/relay-settings.ts). */
@@ -12,18 +13,18 @@ const RELAY_ENV = 'BRANDWIRE_GATEWAY_RELAY';
  * The daemon's environment entry for its relays, with the key and endpoint in use: in the environment, not on the
  * command line, where any user of the machine could read the key. Empty when nothing is to be relayed.
  */
-export function relayEnvironment(session: Session): Record<string, string> {
+export async function relayEnvironment(session: Session): Promise<Record<string, string>> {
   const { sink, crm, ai, commands } = session.config.gateway ?? {};
   const answering = ai?.reply !== undefined && ai.reply !== 'off' ? ai : undefined;
   const commanded = commands?.secret ? commands : undefined;
   if (!sink?.url && !crm?.url && !answering && !commanded) return {};
   if (!session.token) throw authRequired();
-  // the stored scope is the stored key's; a key from BRANDWIRE_TOKEN is found out by the service
-  if (answering) checkAnswering(answering, Boolean(sink?.url), session.tokenSource === 'config' ? session.config.scope : undefined);
+  const key = await keyInUse(session, session.token);
+  if (answering) checkAnswering(answering, Boolean(sink?.url), key);
   if (commanded && !sink?.url) {
-    throw new CliError('CONFIG', 'team-chat commands are set (gateway.commands) but no team-chat sink is', EXIT.error, { setting: 'gateway.commands' }, '`brandwire setup <key> --sink-type slack|teams|discord|webhook --sink-url <url>`');
+    throw new CliError('CONFIG', 'team-chat commands are set (gateway.commands) but no team-chat sink is', EXIT.error, { setting: 'gateway.commands' }, '`brandwire setup <key> --sink-type slack|teams|discord|webhook --sink-url <url>`, or remove the commands with `brandwire setup <key> --no-commands`');
   }
-  if (commanded) checkCommandsSecret(session.config.gateway);
+  if (commanded) checkCommandsSecret(session.config.gateway, 'stored');
   return {
     [RELAY_ENV]: JSON.stringify({
       endpoint: session.endpoint,
@@ -36,8 +37,35 @@ export function relayEnvironment(session: Session): Record<string, string> {
   };
 }
 
+interface KeyInUse {
+  /** undefined when the service could not say */
+  scope: string | undefined;
+  /** how the key is named to people */
+  name: string;
+  /** where to put a better one */
+  remedy: string;
+}
+
+/**
+ * The scope of the key the daemon is to use: the stored key's was stored with it; a key from BRANDWIRE_TOKEN is
+ * asked of the service, and refused when the service does not know it. A service that is down (or failing) now
+ * does not keep the gateway from starting: it waits for the service, as it does with the stored key.
+ */
+async function keyInUse(session: Session, token: string): Promise<KeyInUse> {
+  if (token === session.config.token) return { scope: session.config.scope, name: 'the stored key', remedy: 'store a BrandWrite key with `brandwire setup <key>`' };
+  const me = await (await clientFor(session.endpoint, token)).me().catch((error: unknown) => {
+    const { name, status } = error as { name?: unknown; status?: unknown };
+    if (status === 401) {
+      throw new CliError('UNAUTHORIZED', (error as Error).message, EXIT.auth, { status }, `${session.endpoint} does not know the key in BRANDWIRE_TOKEN: set it to a key of this service, or unset it to use the stored key`);
+    }
+    if (name === 'NetworkError' || (typeof status === 'number' && status >= 500)) return undefined;
+    throw error;
+  });
+  return { scope: me?.scope, name: 'the key in BRANDWIRE_TOKEN', remedy: 'set BRANDWIRE_TOKEN to a BrandWrite key' };
+}
+
 /** AI replies that cannot work are refused at the start, not found out at the first customer message. */
-function checkAnswering(ai: NonNullable<NonNullable<Session['config']['gateway']>['ai']>, teamChat: boolean, scope: string | undefined): void {
+function checkAnswering(ai: NonNullable<NonNullable<Session['config']['gateway']>['ai']>, teamChat: boolean, key: KeyInUse): void {
   const refuse = (message: string, hint: string): never => {
     throw new CliError('CONFIG', message, EXIT.error, { setting: 'gateway.ai' }, hint);
   };
@@ -46,5 +74,5 @@ function checkAnswering(ai: NonNullable<NonNullable<Session['config']['gateway']
   providerOf(ai, '');
   if (!ai.model) refuse('AI replies are on (gateway.ai.reply) but no model is selected', '`brandwire model list`, then `brandwire model set <id>`');
   if (ai.reply === 'suggest' && !teamChat) refuse('AI replies are to be suggested in the team chat, but no team-chat sink is set', '`brandwire setup <key> --sink-type slack --sink-url <url>`, or --ai-reply auto');
-  if (ai.reply === 'auto' && scope === 'BrandRead') refuse('AI replies are to be sent (gateway.ai.reply auto), but the stored key can only read (BrandRead)', 'store a BrandWrite key with `brandwire setup <key>`, or --ai-reply suggest');
+  if (ai.reply === 'auto' && key.scope === 'BrandRead') refuse(`AI replies are to be sent (gateway.ai.reply auto), but ${key.name} can only read (BrandRead)`, `${key.remedy}, or --ai-reply suggest`);
 }

@@ -13,12 +13,20 @@ export interface Prompter {
   channel(choices: Array<{ key: string; label: string }>, current: string | undefined): Promise<string | undefined>;
 }
 
+/** The team chats the gateway posts to, as its relay settings take them (apps/gateway/src/relay/relay-settings.ts). */
+export const TEAM_CHAT_TYPES = ['slack', 'teams', 'discord', 'webhook'] as const;
+
+/** The gateway settings `--no-sink`, `--no-crm` and `--no-commands` remove. */
+export type RemovableGatewayPart = 'sink' | 'crm' | 'commands';
+
 export interface SetupInput {
   key: string | undefined;
   endpoint: string | undefined;
   channel: string | undefined;
   dryRun: boolean;
   gateway: GatewaySettings;
+  /** the gateway settings to remove; given values of these parts are refused by the flags' parser */
+  removeGateway?: readonly RemovableGatewayPart[];
   /** present when stdin and stdout are terminals */
   prompter: Prompter | undefined;
 }
@@ -40,26 +48,70 @@ function channelsOf(me: MeResponse): Array<{ key: string; label: string }> {
   return me.brands.flatMap((b) => b.channels.map((c) => ({ key: c.key, label: `${c.key} (${c.name}, brand ${b.id})` })));
 }
 
-/** Only the gateway settings given now replace the stored ones; secrets stay in the 0600 file. */
-function mergeGateway(stored: GatewaySettings | undefined, given: GatewaySettings): GatewaySettings | undefined {
+/** Only the gateway settings given now replace the stored ones, and the parts in `remove` go; secrets stay in the 0600 file. */
+function mergeGateway(stored: GatewaySettings | undefined, given: GatewaySettings, remove: readonly RemovableGatewayPart[]): GatewaySettings | undefined {
   const merged: GatewaySettings = { ...stored };
   for (const part of ['sink', 'crm', 'commands', 'ai'] as const) {
     const values = Object.fromEntries(Object.entries(given[part] ?? {}).filter(([, v]) => v !== undefined));
-    // another AI provider does not take the stored one's key, url or model
-    const base = part === 'ai' ? withProvider(stored?.ai, given.ai?.provider) : stored?.[part];
-    if (Object.keys(values).length > 0) merged[part] = { ...base, ...values };
+    if (Object.keys(values).length > 0) merged[part] = { ...keptOf(part, stored, given), ...values };
   }
+  for (const part of remove) delete merged[part];
   return Object.keys(merged).length > 0 ? merged : undefined;
+}
+
+/** What of a stored part a change keeps: another AI provider, team-chat sink or CRM does not get the stored one's secrets. */
+function keptOf(part: keyof GatewaySettings, stored: GatewaySettings | undefined, given: GatewaySettings): object | undefined {
+  switch (part) {
+    case 'ai':
+      return withProvider(stored?.ai, given.ai?.provider);
+    case 'sink':
+      return withoutTokenWhenMoved(stored?.sink, given.sink);
+    case 'crm':
+      return withoutTokenWhenMoved(stored?.crm, given.crm);
+    case 'commands':
+      return stored?.commands;
+  }
+}
+
+/** The stored token goes with its url and type: a sink or CRM given another one would send it elsewhere. */
+function withoutTokenWhenMoved(stored: { url?: string; type?: string; token?: string } | undefined, given: { url?: string; type?: string } | undefined): object | undefined {
+  const moved = (['url', 'type'] as const).some((key) => given?.[key] !== undefined && given[key] !== stored?.[key]);
+  if (!stored || !moved) return stored;
+  return Object.fromEntries(Object.entries(stored).filter(([key]) => key !== 'token'));
+}
+
+/** A sink or CRM url the gateway would refuse at its start is refused now; the value is not repeated (its path may be a secret). */
+function checkRelayUrl(value: string | undefined, flag: string, off: string): void {
+  if (value === undefined) return;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === 'http:' || protocol === 'https:') return;
+  const got = value === '' ? 'an empty value' : protocol ? `${protocol}…` : 'something that is not a URL';
+  throw usageError(`${flag} must be an http or https URL, got ${got}`, `to stop relaying there, pass ${off}`);
+}
+
+function checkGatewayInput(given: GatewaySettings, merged: GatewaySettings | undefined, remove: readonly RemovableGatewayPart[]): void {
+  checkRelayUrl(given.sink?.url, '--sink-url', '--no-sink');
+  checkRelayUrl(given.crm?.url, '--crm-url', '--no-crm');
+  if (remove.includes('sink') && merged?.commands?.secret) {
+    throw usageError("--no-sink would leave the team chat's commands (gateway.commands) without a team chat", 'add --no-commands to remove them too');
+  }
+  // a secret that cannot be the team chat's (given now, or stored for another type) is refused before anything is asked
+  checkCommandsSecret(merged, given.commands?.secret === undefined ? 'stored' : 'flag');
 }
 
 /** The settings with every secret replaced by "set": what may be shown. */
 function withoutSecrets({ sink, crm, commands, ai }: GatewaySettings): GatewaySettings {
   const hidden = <T extends object>(part: T, secret: keyof T): T => (part[secret] === undefined ? part : { ...part, [secret]: 'set' });
-  // a Slack or Discord webhook url is itself the secret: its path is not shown
-  const shownSink = sink && { ...hidden(sink, 'token'), ...(sink.url !== undefined && { url: originOnly(sink.url) }) };
+  // a Slack or Discord webhook url is itself the secret, and a CRM's often holds one: their paths are not shown
+  const masked = <T extends { url?: string; token?: string }>(part: T): T => ({ ...hidden(part, 'token'), ...(part.url !== undefined && { url: originOnly(part.url) }) });
   return {
-    ...(shownSink && { sink: shownSink }),
-    ...(crm && { crm: hidden(crm, 'token') }),
+    ...(sink && { sink: masked(sink) }),
+    ...(crm && { crm: masked(crm) }),
     ...(commands && { commands: hidden(commands, 'secret') }),
     ...(ai && { ai: hidden(ai, 'apiKey') }),
   };
@@ -90,9 +142,9 @@ async function chooseChannel(input: SetupInput, me: MeResponse, stored: string |
 
 /** setup: verifies the key against the service (GET /api/agent/me) and stores it, unless --dry-run. */
 export async function runSetup(input: SetupInput, session: Session): Promise<SetupResult> {
-  // a secret that cannot be the team chat's (given now, or stored for another type) is refused before anything is asked
-  const gateway = mergeGateway(session.config.gateway, input.gateway);
-  checkCommandsSecret(gateway);
+  const remove = input.removeGateway ?? [];
+  const gateway = mergeGateway(session.config.gateway, input.gateway, remove);
+  checkGatewayInput(input.gateway, gateway, remove);
   let endpoint = checkEndpoint(input.endpoint ?? session.endpoint);
   let key = input.key;
   if (key === undefined) {
@@ -130,6 +182,7 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
   if (channel) config.channel = channel;
   else delete config.channel;
   if (gateway) config.gateway = gateway;
+  else delete config.gateway;
   writeConfig(session.configPath, config);
   return result;
 }
