@@ -148,7 +148,7 @@ describe('the tool without a service', () => {
 
   it.each([
     [['send', '--to', 'alice', '--text', 'hi', '--nope'], 'Nonexistent flag: --nope'],
-    [['rooms', '--json'], 'Missing required flag channel'],
+    [['rooms', '--json'], 'Missing required flag --channel (alias: --brand)'],
     [['rooms', '--channel', 'acme-kakao', '--max', 'many'], 'Expected an integer but received: many'],
     [['delete', '--to', 'a', '--serial', 's', '--text', 't'], 'cannot also be provided'],
     [['no-such-command'], 'unknown command "no-such-command": `brandwire --help` lists the commands'],
@@ -212,7 +212,7 @@ describe('the tool without a service', () => {
     const run = await runCli(['rooms'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('Error: Missing required flag channel\nHint: see --help for the flags and arguments\n');
+    expect(run.stderr).toBe('Error: Missing required flag --channel (alias: --brand)\nHint: see --help for the flags and arguments\n');
   });
 
   it('reports an unreachable service as NETWORK (exit 1) with a hint about the endpoint', async () => {

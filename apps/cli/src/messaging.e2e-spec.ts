@@ -45,6 +45,13 @@ describe('sending from the tool: what the customer receives', () => {
     expect(missing.json()).toEqual({ ok: false, error: 'missing --channel: the brand key of the channel, e.g. --channel acme-kakao', code: 'USAGE' });
   });
 
+  it('names the flag of the customer, and its alias, when it is missing (exit 2)', async () => {
+    const json = await s.run(['send', '--channel', 'acme-kakao', '--text', 'x', '--json'], writer);
+    expect({ code: json.code, out: json.json() }).toEqual({ code: 2, out: { ok: false, code: 'USAGE', error: 'Missing required flag --to (alias: --user)' } });
+    const text = await s.run(['delete', '--channel', 'acme-kakao', '--serial', 's'], writer);
+    expect({ code: text.code, stderr: text.stderr }).toEqual({ code: 2, stderr: 'Error: Missing required flag --to (alias: --user)\nHint: see --help for the flags and arguments\n' });
+  });
+
   it('sends a rich envelope from --rich-json, and refuses one without chat_bubble_type (exit 2, BAD_RICH)', async () => {
     await s.service.customerWrites('u-rich', 'Colour?');
     const card = join(s.dir, 'card.json');
@@ -58,6 +65,13 @@ describe('sending from the tool: what the customer receives', () => {
     const refused = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', bad, '--json'], writer);
     expect(refused.code).toBe(2);
     expect(refused.json()).toEqual({ ok: false, error: expect.stringContaining('chat_bubble_type is required'), code: 'BAD_RICH' });
+    const bogus = join(s.dir, 'bogus.json');
+    writeFileSync(bogus, JSON.stringify({ chat_bubble_type: 'BOGUS', message: 'unknown type' }));
+    const unknown = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', bogus, '--json'], writer);
+    expect({ code: unknown.code, out: unknown.json() }).toEqual({
+      code: 2,
+      out: { ok: false, code: 'BAD_RICH', error: `--rich-json ${bogus}: chat_bubble_type "BOGUS" is not one of TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED or PERSONAL` },
+    });
     const broken = join(s.dir, 'broken.json');
     writeFileSync(broken, '{"chat_bubble_type": ');
     const notJson = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', broken, '--json'], writer);
@@ -114,7 +128,8 @@ describe('sending from the tool: what the customer receives', () => {
     expect(run.json()).toEqual({ ok: false, error: expect.any(String), code: '-502', brandKey: 'acme-kakao', userKey: 'u-ended', serial: expect.any(String) });
     const text = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-ended', '--text', 'too late'], writer);
     expect(text.code).toBe(1);
-    expect(text.stderr).toMatch(/^Error: .+ \(-502\)\n$/);
+    // the serial of the refused send is shown to people too
+    expect(text.stderr).toMatch(/^Error: .+ \(-502\)\nHint: nothing was delivered; the refused send has serial bw-\d+-\w+\n$/);
   });
 
   it('refuses a BrandRead key (exit 1, FORBIDDEN) and a channel of another brand', async () => {
@@ -139,11 +154,18 @@ describe('sending from the tool: what the customer receives', () => {
       { kind: 'text', text: 'This message was deleted.', deleted: true },
       { kind: 'text', text: 'This message was deleted.', deleted: true },
     ]);
+    // the advice names the tool's flags, not the REST fields (withinSeconds, serial)
     const none = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'never sent'], writer);
-    expect(none.code).toBe(1);
-    expect(none.stderr).toContain('Hint: only an exact body matches: widen --within (up to 86400) or pass --serial');
-    const noneJson = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'never sent', '--json'], writer);
-    expect(noneJson.json()).toMatchObject({ ok: false, code: 'NOT_FOUND' });
+    expect({ code: none.code, stderr: none.stderr }).toEqual({
+      code: 1,
+      stderr:
+        'Error: no message with exactly this text was sent to u-del in the last 180 seconds; widen --within (up to 86400) or pass --serial (NOT_FOUND)\n' +
+        'Hint: `brandwire rooms --channel acme-kakao --to u-del` shows the messages with their serials\n',
+    });
+    const noneJson = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'never sent', '--within', '600', '--json'], writer);
+    expect(noneJson.json()).toEqual({ ok: false, code: 'NOT_FOUND', status: 404, error: 'no message with exactly this text was sent to u-del in the last 600 seconds; widen --within (up to 86400) or pass --serial' });
+    const widest = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'never sent', '--within', '86400', '--json'], writer);
+    expect(widest.json()).toEqual({ ok: false, code: 'NOT_FOUND', status: 404, error: 'no message with exactly this text was sent to u-del in the last 86400 seconds; pass --serial (a message older than 24 hours cannot be deleted)' });
     const bounds = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'x', '--within', '5', '--json'], writer);
     expect(bounds.code).toBe(2);
     const neither = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--json'], writer);

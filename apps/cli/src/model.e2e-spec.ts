@@ -123,4 +123,15 @@ describe('brandwire model list and model set', () => {
     expect(blank.code).toBe(2);
     expect(blank.json()).toMatchObject({ code: 'USAGE', error: 'the model id is empty' });
   });
+
+  it('says on one line which argument set lacks (exit 2)', async () => {
+    const json = await model(['set', '--json']);
+    expect({ code: json.code, out: json.json() }).toEqual({ code: 2, out: { ok: false, code: 'USAGE', error: 'Missing 1 required arg: <id> (the model id, as `brandwire model list` shows it)' } });
+    const text = await model(['set']);
+    expect({ code: text.code, stdout: text.stdout, stderr: text.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'Error: Missing 1 required arg: <id> (the model id, as `brandwire model list` shows it)\nHint: see --help for the flags and arguments\n',
+    });
+  });
 });

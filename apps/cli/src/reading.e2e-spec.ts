@@ -84,7 +84,7 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     for (const command of ['rooms', 'profile', 'sysmsg']) {
       const run = await s.run([command, '--json'], reader);
       expect(run.code).toBe(2);
-      expect(run.json()).toEqual({ ok: false, error: 'Missing required flag channel', code: 'USAGE' });
+      expect(run.json()).toEqual({ ok: false, error: 'Missing required flag --channel (alias: --brand)', code: 'USAGE' });
     }
   });
 
@@ -105,6 +105,27 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     const missing = await s.run(['history', '--channel', 'acme-kakao', '--conv', 'nope', '--json'], reader);
     expect(missing.code).toBe(1);
     expect(missing.json()).toMatchObject({ ok: false, code: 'NO_CONV', status: 404 });
+  });
+
+  it('finds a convId copied from the list with --conv alone, on whichever channel has it, also beside a default channel', async () => {
+    await s.service.customerWrites('nadia', 'Hello from Naver', 'acme-naver');
+    const config = s.configDir('history-default');
+    expect((await s.run(['setup', TEST_TOKENS.reader, '--channel', 'acme-kakao', '--json'], { config })).code).toBe(0);
+    const list = (await s.run(['history', '--json'], { config })).json<{ channels: Array<{ brand: string; conversations: Array<{ convId: string; userKey: string }> }> }>();
+    const naver = list.channels.find((c) => c.brand === 'acme-naver')?.conversations.find((c) => c.userKey === 'nadia')?.convId as string;
+    expect(naver).toEqual(expect.any(String));
+
+    const found = await s.run(['history', '--conv', naver, '--json'], { config });
+    expect(found.code).toBe(0);
+    expect(found.json()).toMatchObject({ ok: true, brand: 'acme-naver', convId: naver, userKey: 'nadia', lines: expect.arrayContaining([expect.objectContaining({ role: 'customer', text: 'Hello from Naver' })]) });
+    const text = await s.run(['history', '--conv', naver], reader);
+    expect(text.stdout).toContain(`Conversation ${naver} with nadia on acme-naver (in progress):`);
+    // --channel still narrows the search to that channel
+    const elsewhere = await s.run(['history', '--channel', 'acme-kakao', '--conv', naver, '--json'], { config });
+    expect({ code: elsewhere.code, out: elsewhere.json() }).toEqual({ code: 1, out: { ok: false, code: 'NO_CONV', status: 404, error: `no conversation "${naver}" on channel acme-kakao` } });
+
+    const missing = await s.run(['history', '--conv', 'nope', '--json'], { config });
+    expect({ code: missing.code, out: missing.json() }).toEqual({ code: 1, out: { ok: false, code: 'NO_CONV', status: 404, error: 'no conversation "nope" on any channel of this key (acme-kakao, acme-naver)' } });
   });
 
   it('shows the sender profile and the system messages', async () => {

@@ -2,4 +2,5 @@ export { AI_PROVIDERS, AI_REPLY_MODES, type AiProvider, type AiReplyMode, type A
 export { AiUnavailableError } from './ai-error';
 export { type ChatTurn, type CompletionRequest, complete } from './complete';
 export { type ModelInfo, listModels } from './models';
+export { promptValue } from './prompt-data';
 export { HANDOFF, type RoomItem, conversationTurns, isHandoff, replyInstructions, replyText } from './reply-prompt';

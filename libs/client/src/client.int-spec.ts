@@ -142,3 +142,40 @@ describe('BrandwireClient without a Brandwire service', () => {
     await expect(client.rooms({ brand: 'b' })).rejects.toMatchObject({ name: 'ApiError', status: 502, code: 'HTTP_502' });
   });
 });
+
+describe('BrandwireClient against an endpoint that echoes JSON', () => {
+  let server: Server;
+  let url: string;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      received.push(`${request.method ?? ''} ${request.url ?? ''}`);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"ok":true}');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((done) => server.close(done));
+  });
+
+  it('fails with BAD_RESPONSE naming the request and what the answer lacked, for the gateway as for the tool', async () => {
+    const client = new BrandwireClient({ endpoint: url, token: 'x' });
+    const notBrandwire = `the endpoint ${url} did not answer as a Brandwire service`;
+    await expect(client.me()).rejects.toMatchObject({ name: 'ApiError', status: 200, code: 'BAD_RESPONSE', message: `${notBrandwire}: GET /api/agent/me answered 200 without name (a string)` });
+    await expect(client.rooms({ brand: 'b' })).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: `${notBrandwire}: GET /api/agent/rooms answered 200 without brand (a string)` });
+    await expect(client.messages({ brand: 'b', userKey: 'u' })).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: `${notBrandwire}: GET /api/agent/rooms/u/messages answered 200 without brand (a string)` });
+    await expect(client.conversations()).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: `${notBrandwire}: GET /api/agent/conversations answered 200 with an object instead of an array` });
+    await expect(client.signals({ brand: 'b' })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+    expect(received).toEqual(['GET /api/agent/me', 'GET /api/agent/rooms?brand=b', 'GET /api/agent/rooms/u/messages?brand=b', 'GET /api/agent/conversations', 'GET /api/agent/signals?brand=b']);
+  });
+
+  it('never takes an answer without serial and code for a send', async () => {
+    const client = new BrandwireClient({ endpoint: url, token: 'x' });
+    await expect(client.send({ brandKey: 'b', userKey: 'u', text: 'hi' })).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: expect.stringMatching(/: POST \/api\/agent\/send answered 200 without code \(a string\)$/) });
+    await expect(client.sendRich({ brandKey: 'b', userKey: 'u', rich: '{}' })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+    await expect(client.end({ brandKey: 'b', userKey: 'u' })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+});

@@ -1,6 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { basename, extname } from 'node:path';
 import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
+import type { AnswerCheck } from './answer-shapes';
 import { ApiError, NetworkError } from './errors';
 
 export interface ClientOptions {
@@ -64,34 +65,35 @@ export class Http {
     });
   }
 
-  async get<T>(path: string, query: Query = {}): Promise<T> {
-    return this.expectOk<T>(await this.send({ method: 'GET', url: path, params: defined(query) }));
+  /** `check`: what the answer must hold to be the service's (a 2xx answer without it is BAD_RESPONSE). */
+  async get<T>(path: string, check: AnswerCheck, query: Query = {}): Promise<T> {
+    return this.expectOk<T>(await this.send({ method: 'GET', url: path, params: defined(query) }), check);
   }
 
-  async post<T>(path: string, body: unknown = {}, headers: Record<string, string> = {}): Promise<T> {
-    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: body, headers }));
+  async post<T>(path: string, check: AnswerCheck, body: unknown = {}, headers: Record<string, string> = {}): Promise<T> {
+    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: body, headers }), check);
   }
 
-  async put<T>(path: string, body: unknown): Promise<T> {
-    return this.expectOk<T>(await this.send({ method: 'PUT', url: path, data: body }));
+  async put<T>(path: string, check: AnswerCheck, body: unknown): Promise<T> {
+    return this.expectOk<T>(await this.send({ method: 'PUT', url: path, data: body }), check);
   }
 
   /** A POST whose 4xx answers the caller reads itself (device token polling); other failures still throw. */
-  async postRaw(path: string, body: unknown): Promise<{ status: number; data: unknown }> {
+  async postRaw(path: string, check: AnswerCheck, body: unknown): Promise<{ status: number; data: unknown }> {
     const response = await this.send({ method: 'POST', url: path, data: body });
-    if (response.status >= 500) this.expectOk(response);
+    if (response.status >= 500 || (response.status >= 200 && response.status < 300)) this.expectOk(response, check);
     return { status: response.status, data: response.data as unknown };
   }
 
   /** multipart/form-data: text fields, and files streamed from disk with a media type from their extension. */
-  async multipart<T>(path: string, fields: Record<string, string | undefined>, files: readonly FilePart[]): Promise<T> {
+  async multipart<T>(path: string, check: AnswerCheck, fields: Record<string, string | undefined>, files: readonly FilePart[]): Promise<T> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, value);
     for (const file of files) {
       const type = MEDIA_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
       form.append(file.field, await openAsBlob(file.path, { type }), basename(file.path));
     }
-    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: form, timeout: this.timeoutMs * 4 }));
+    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: form, timeout: this.timeoutMs * 4 }), check);
   }
 
   private async send(config: Parameters<AxiosInstance['request']>[0]): Promise<AxiosResponse> {
@@ -106,12 +108,13 @@ export class Http {
     }
   }
 
-  private expectOk<T>(response: AxiosResponse): T {
+  private expectOk<T>(response: AxiosResponse, check: AnswerCheck): T {
     if (response.status >= 200 && response.status < 300) {
-      if (typeof response.data !== 'object' || response.data === null) {
-        throw new ApiError(response.status, 'BAD_RESPONSE', `the service answered ${response.status} without JSON: is ${this.options.endpoint} a Brandwire service?`);
-      }
-      return response.data as T;
+      const data = response.data as unknown;
+      const problem = typeof data !== 'object' || data === null ? 'without JSON' : check(data);
+      if (problem === undefined) return data as T;
+      const request = `${(response.config.method ?? 'get').toUpperCase()} ${response.config.url ?? ''}`;
+      throw new ApiError(response.status, 'BAD_RESPONSE', `the endpoint ${this.options.endpoint} did not answer as a Brandwire service: ${request} answered ${response.status} ${problem}`);
     }
     const envelope = envelopeOf(response.data);
     if (envelope) throw new ApiError(response.status, envelope.code, envelope.message);

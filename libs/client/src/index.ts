@@ -5,5 +5,6 @@ export type * from './account-types';
 export type * from './outbound-types';
 export type * from './retrieval-types';
 export type * from './settings-types';
+export { type FoundConversations, findConversation } from './find-conversation';
 export { streamConversations, type ConversationStreamOptions } from './conversation-stream';
 export { followSignals, type SignalEvent, type SignalFeedOptions } from './signal-feed';

@@ -1,4 +1,5 @@
 import type { DeleteResponse } from '@brandwire/client';
+import { LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S } from '@brandwire/domain';
 import { integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import { channelOf } from '../lib/channel';
@@ -7,6 +8,12 @@ import { connect } from '../lib/connect';
 import { EXIT } from '../lib/exit-codes';
 import { channelFlag, toFlag } from '../lib/flags';
 import { requireOk } from '../lib/results';
+
+/** The service's advice names its REST fields (withinSeconds, serial); here they are flags. */
+function noTextMatch({ brandKey, userKey }: { brandKey: string; userKey: string }, within: number): CliError {
+  const next = within < LOOKBACK_MAX_S ? `widen --within (up to ${LOOKBACK_MAX_S}) or pass --serial` : 'pass --serial (a message older than 24 hours cannot be deleted)';
+  return new CliError('NOT_FOUND', `no message with exactly this text was sent to ${userKey} in the last ${within} seconds; ${next}`, EXIT.error, { status: 404 }, `\`brandwire rooms --channel ${brandKey} --to ${userKey}\` shows the messages with their serials`);
+}
 
 export type DeleteResult = DeleteResponse & { brandKey: string; userKey: string };
 
@@ -35,9 +42,7 @@ export default class Delete extends BrandwireCommand {
     const reply = await client
       .delete({ ...target, ...(flags.serial ? { serial: flags.serial } : { text: flags.text, withinSeconds: flags.within }) })
       .catch((error: unknown) => {
-        if (flags.text && (error as { code?: string }).code === 'NOT_FOUND') {
-          throw new CliError('NOT_FOUND', (error as Error).message, EXIT.error, { status: 404 }, 'only an exact body matches: widen --within (up to 86400) or pass --serial');
-        }
+        if (flags.text && (error as { code?: string }).code === 'NOT_FOUND') throw noTextMatch(target, flags.within ?? LOOKBACK_DEFAULT_S);
         throw error;
       });
     requireOk(reply, target);

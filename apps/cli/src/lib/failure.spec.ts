@@ -19,6 +19,20 @@ describe('failureOf', () => {
 
   it('cleans oclif parse errors into one line (usage, exit 2)', () => {
     const parse = Object.assign(new Error('The following error occurred:\n  Missing required flag channel\nSee more help with --help'), { oclif: { exit: 2 } });
-    expect(failureOf(parse)).toMatchObject({ code: 'USAGE', exit: 2, message: 'Missing required flag channel' });
+    expect(failureOf(parse)).toMatchObject({ code: 'USAGE', exit: 2, message: 'Missing required flag --channel' });
+  });
+
+  it('names a missing flag as it is typed, with its aliases, and missing arguments on one line', () => {
+    const flag = Object.assign(new Error('The following error occurred:\n  \u001b[2mMissing required flag to\u001b[22m\nSee more help with --help'), {
+      oclif: { exit: 2 },
+      parse: { input: { flags: { to: { aliases: ['user'] } } } },
+    });
+    expect(failureOf(flag).message).toBe('Missing required flag --to (alias: --user)');
+    const args = Object.assign(new Error('Missing 1 required arg:\nid  the model id\nSee more help with --help'), { oclif: { exit: 2 }, args: [{ name: 'id', description: 'the model id' }] });
+    expect(failureOf(args)).toMatchObject({ code: 'USAGE', exit: 2, message: 'Missing 1 required arg: <id> (the model id)' });
+  });
+
+  it('points an answer that is not the service\'s to the endpoint in use', () => {
+    expect(failureOf(new ApiError(200, 'BAD_RESPONSE', 'the endpoint http://x did not answer as a Brandwire service: …'))).toMatchObject({ code: 'BAD_RESPONSE', exit: 1, hint: expect.stringContaining('--endpoint') });
   });
 });

@@ -27,9 +27,41 @@ function isNetworkError(error: unknown): error is Error & { code: 'NETWORK' } {
   return error instanceof Error && error.name === 'NetworkError';
 }
 
-/** oclif's own errors (flag and argument parsing) carry `oclif.exit`. */
-function isOclifError(error: unknown): error is Error & { oclif: { exit?: number } } {
+/** oclif's own errors (flag and argument parsing) carry `oclif.exit`; a parse error also what was parsed. */
+interface OclifError extends Error {
+  oclif: { exit?: number };
+  /** RequiredArgsError: the arguments missing */
+  args?: unknown;
+  parse?: { input?: { flags?: Record<string, { aliases?: string[] } | undefined> } };
+}
+
+function isOclifError(error: unknown): error is OclifError {
   return error instanceof Error && typeof (error as { oclif?: unknown }).oclif === 'object';
+}
+
+/** oclif's parse message as one line for people: its argument list and flag names as they are typed. */
+function parseMessage(error: OclifError): string {
+  const lines = error.message
+    .split('\n')
+    // oclif dims the reasons on a terminal
+    // eslint-disable-next-line no-control-regex -- the escape sequences of its colours
+    .map((line) => line.replace(/\u001b\[\d+m/g, '').trim())
+    .filter((line) => line !== '' && !/^The following errors? occurred:$/.test(line) && !line.startsWith('See more help with'));
+  const missingArgs = Array.isArray(error.args) && /^Missing \d+ required args?\b/.test(error.message) ? (error.args as Array<{ name?: string; description?: string }>) : undefined;
+  if (missingArgs) {
+    // oclif lists each argument on a line of its own (a name, spaces, the description)
+    const named = missingArgs.map((a) => `<${a.name ?? '?'}>${a.description ? ` (${a.description})` : ''}`).join(', ');
+    const note = lines.findIndex((line) => line.startsWith('Note:'));
+    return [`Missing ${missingArgs.length} required arg${missingArgs.length === 1 ? '' : 's'}: ${named}`, ...(note < 0 ? [] : [lines.slice(note).join(' ')])].join('; ');
+  }
+  return lines
+    .map((line) => {
+      const flag = /^Missing required flag (\S+)$/.exec(line)?.[1];
+      if (flag === undefined) return line;
+      const aliases = error.parse?.input?.flags?.[flag]?.aliases ?? [];
+      return `Missing required flag --${flag}${aliases.length > 0 ? ` (alias: ${aliases.map((a) => `--${a}`).join(', ')})` : ''}`;
+    })
+    .join('; ');
 }
 
 function hintFor(code: string): string | undefined {
@@ -39,6 +71,7 @@ function hintFor(code: string): string | undefined {
     case 'FORBIDDEN':
       return 'this key lacks the scope or the brand: `brandwire whoami` shows what it may do';
     case 'NETWORK':
+    case 'BAD_RESPONSE':
       return 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use';
     default:
       return undefined;
@@ -55,14 +88,7 @@ export function failureOf(error: unknown): Failure {
   if (isNetworkError(error)) return { code: 'NETWORK', message: error.message, exit: EXIT.error, details: {}, hint: hintFor('NETWORK') };
   // Ctrl-C at a prompt (@inquirer/prompts says "User force closed the prompt with SIGINT")
   if (error instanceof Error && error.name === 'ExitPromptError') return { code: 'CANCELLED', message: 'cancelled at the prompt: nothing was stored', exit: EXIT.error, details: {}, hint: undefined };
-  if (isOclifError(error)) {
-    const message = error.message
-      .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '' && !/^The following errors? occurred:$/.test(line) && !line.startsWith('See more help with'))
-      .join('; ');
-    return { code: 'USAGE', message, exit: EXIT.usage, details: {}, hint: 'see --help for the flags and arguments' };
-  }
+  if (isOclifError(error)) return { code: 'USAGE', message: parseMessage(error), exit: EXIT.usage, details: {}, hint: 'see --help for the flags and arguments' };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'INTERNAL', message, exit: EXIT.error, details: {}, hint: undefined };
 }

@@ -37,6 +37,10 @@ export function readJsonFile(flag: string, path: string, code = 'FILE'): unknown
   }
 }
 
+/** The messenger's rich bubble types: another is refused by the messenger (-510) after a serial is spent on it. */
+const BUBBLE_TYPES = ['TEXT', 'IMAGE', 'WIDE', 'ITEM_LIST', 'WIDE_ITEM_LIST', 'CAROUSEL_FEED', 'PERSONAL'] as const;
+const BUBBLE_TYPE_LIST = `${BUBBLE_TYPES.slice(0, -1).join(', ')} or ${BUBBLE_TYPES.at(-1) ?? ''}`;
+
 /** The rich envelope of --rich-json: a JSON object with chat_bubble_type (command rule 4), sent as a string. */
 export function readRichEnvelope(path: string): string {
   const envelope = readJsonFile('--rich-json', path, 'BAD_RICH');
@@ -45,7 +49,10 @@ export function readRichEnvelope(path: string): string {
   }
   const type = (envelope as Record<string, unknown>)['chat_bubble_type'];
   if (typeof type !== 'string' || type === '') {
-    throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type is required (TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED or PERSONAL)`, EXIT.usage);
+    throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type is required (${BUBBLE_TYPE_LIST})`, EXIT.usage);
+  }
+  if (!(BUBBLE_TYPES as readonly string[]).includes(type)) {
+    throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type ${JSON.stringify(type)} is not one of ${BUBBLE_TYPE_LIST}`, EXIT.usage);
   }
   return JSON.stringify(envelope);
 }
