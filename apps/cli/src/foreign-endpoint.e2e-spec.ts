@@ -1,31 +1,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startJsonEcho } from '@brandwire/client/testing';
 import { runCli } from './test-support/cli';
 
 describe('an endpoint that answers JSON but is not Brandwire', () => {
-  let server: Server;
+  let echo: Awaited<ReturnType<typeof startJsonEcho>>;
   let url: string;
   let dir: string;
-  const received: string[] = [];
+  let received: string[];
   const run = (args: string[]) => runCli(args, { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'config'), BRANDWIRE_ENDPOINT: url, BRANDWIRE_TOKEN: 'bw_some_key' } });
   const notBrandwire = (request: string, lacking: string) => `the endpoint ${url} did not answer as a Brandwire service: ${request} answered 200 ${lacking}`;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bw-echo-'));
-    // what a misconfigured endpoint (a JSON echo, another service's catch-all) answers to everything
-    server = createServer((request, response) => {
-      received.push(`${request.method ?? ''} ${request.url ?? ''}`);
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"ok":true}');
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    echo = await startJsonEcho();
+    ({ url, received } = echo);
   });
   afterAll(async () => {
-    await new Promise((done) => server.close(done));
+    await echo.close();
     rmSync(dir, { recursive: true, force: true });
   });
   beforeEach(() => {

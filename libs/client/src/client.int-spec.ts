@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError, BrandwireClient, NetworkError } from './index';
-import { LiveService, TEST_TOKENS, writePng } from './testing';
+import { LiveService, TEST_TOKENS, startJsonEcho, writePng } from './testing';
 
 describe('BrandwireClient against the built service', () => {
   let live: LiveService;
@@ -144,22 +144,15 @@ describe('BrandwireClient without a Brandwire service', () => {
 });
 
 describe('BrandwireClient against an endpoint that echoes JSON', () => {
-  let server: Server;
+  let echo: Awaited<ReturnType<typeof startJsonEcho>>;
   let url: string;
-  const received: string[] = [];
+  let received: string[];
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      received.push(`${request.method ?? ''} ${request.url ?? ''}`);
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"ok":true}');
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    echo = await startJsonEcho();
+    ({ url, received } = echo);
   });
-  afterAll(async () => {
-    await new Promise((done) => server.close(done));
-  });
+  afterAll(() => echo.close());
 
   it('fails with BAD_RESPONSE naming the request and what the answer lacked, for the gateway as for the tool', async () => {
     const client = new BrandwireClient({ endpoint: url, token: 'x' });

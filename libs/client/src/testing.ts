@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -141,4 +143,20 @@ export function writePng(path: string, width: number, height: number, rgb: reado
   ]);
   writeFileSync(path, png);
   return path;
+}
+
+/** What a misconfigured endpoint (a JSON echo, another service's catch-all) answers to everything: `{"ok":true}`. */
+export async function startJsonEcho(): Promise<{ url: string; received: string[]; close(): Promise<void> }> {
+  const received: string[] = [];
+  const server = createServer((request, response) => {
+    received.push(`${request.method ?? ''} ${request.url ?? ''}`);
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end('{"ok":true}');
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
 }

@@ -9,7 +9,8 @@ const HOUR = 3_600_000;
 describe('sandbox sessions and callbacks', () => {
   let h: SandboxHarness;
   beforeAll(async () => {
-    h = await startHarness({ callbackTimeoutMs: 300 });
+    // long enough for a first callback on a loaded machine, short enough to wait out in the timeout test
+    h = await startHarness({ callbackTimeoutMs: 2_000 });
   });
   afterAll(async () => {
     await h.close();
@@ -154,11 +155,11 @@ describe('sandbox sessions and callbacks', () => {
   });
 
   it('records what the partner answered, including failures and timeouts', async () => {
-    h.receiver.respondWith((cb) => (cb.path === '/reference' ? { status: 500, body: { error: 'boom' } } : { status: 200, delayMs: 1_000 }));
+    h.receiver.respondWith((cb) => (cb.path === '/reference' ? { status: 500, body: { error: 'boom' } } : { status: 200, delayMs: 4_000 }));
     const r = await h.control.customerMessage('fail-user', { senderKey: BOT, text: 'hi' });
     expect(r.ok && r.callbacks).toEqual([
       { path: '/reference', status: 500, body: { error: 'boom' } },
-      { path: '/message', status: 0, body: null, error: 'ETIMEDOUT: no answer within 300 ms' },
+      { path: '/message', status: 0, body: null, error: 'ETIMEDOUT: no answer within 2000 ms' },
     ]);
   });
 
