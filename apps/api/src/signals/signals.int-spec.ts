@@ -173,9 +173,11 @@ describe('signals to the client', () => {
     expect(rest.body.signals.map((s) => s.id)).toEqual(all.body.signals.slice(4).map((s) => s.id));
   });
 
-  it('shows the secret to Admin keys only, and lets only Admin keys change the URL', async () => {
+  it('shows the secret to Admin keys only, the URL whole to BrandWrite keys and up, and lets only Admin keys change the URL', async () => {
     const read = await h.get<WebhookView>('/api/agent/settings/webhook?brand=acme-kakao', TOKENS.writer);
     expect(read.body).toEqual({ ok: true, brand: 'acme-kakao', url: receiver.url });
+    const readOnly = await h.get<WebhookView>('/api/agent/settings/webhook?brand=acme-kakao', TOKENS.reader);
+    expect(readOnly.body).toEqual({ ok: true, brand: 'acme-kakao', url: `${new URL(receiver.url).origin}/…` });
     const change = await h.request('PUT', '/api/agent/settings/webhook', { token: TOKENS.writer, body: { brandKey: 'acme-kakao', url: receiver.url } });
     expect(change.status).toBe(403);
     expect(change.body).toMatchObject({ ok: false, code: 'FORBIDDEN' });

@@ -27,7 +27,7 @@ export class WebhookSettingsController {
 
   @Get()
   @RequiresScope('BrandRead')
-  @ApiOperation({ summary: 'The inbound webhook URL (and, for Admin keys, its signing secret)' })
+  @ApiOperation({ summary: 'The inbound webhook URL (its origin only for BrandRead keys; for Admin keys also its signing secret)' })
   @ApiOkResponse({ type: WebhookSettingsDto })
   @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
   async get(@CurrentPrincipal() principal: Principal, @Query() query: BrandQueryDto): Promise<WebhookSettingsDto> {
@@ -58,8 +58,14 @@ export class WebhookSettingsController {
     return {
       ok: true,
       brand: channelKey,
-      url: settings.webhookUrl,
+      url: settings.webhookUrl === null || scopeAllows(principal.scope, 'BrandWrite') ? settings.webhookUrl : originOnly(settings.webhookUrl),
       ...(scopeAllows(principal.scope, 'Admin') ? { secret: settings.webhookSecret } : {}),
     };
   }
+}
+
+/** A webhook URL as a read-only key sees it: its path and query often hold the receiver's own secret. */
+function originOnly(url: string): string {
+  const parsed = new URL(url);
+  return parsed.pathname === '/' && parsed.search === '' ? `${parsed.origin}/` : `${parsed.origin}/…`;
 }

@@ -82,7 +82,7 @@ export class SignalsResponseDto {
 export class WebhookSettingsDto {
   @ApiProperty() ok!: true;
   @ApiProperty() brand!: string;
-  @ApiProperty({ type: String, nullable: true, description: 'the inbound webhook URL; null when none is connected' }) url!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'the inbound webhook URL (to BrandRead keys its origin only, `https://host/…`: the path often holds the receiver\'s secret); null when none is connected' }) url!: string | null;
   @ApiPropertyOptional({ description: 'the Standard Webhooks signing secret (whsec_…), shown to Admin keys only' }) secret?: string;
 }
 
