@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface BuildChild {
   child: ChildProcess;
@@ -11,7 +11,9 @@ export interface BuildChild {
 
 /** Starts a child process building the graph at `path` from `count` test conversations (see build-graph.cjs). */
 export function buildInChild(path: string, count: number, mode: 'pause-in-copy' | 'run' = 'run'): BuildChild {
-  const child = spawn(process.execPath, [join(__dirname, 'build-graph.cjs'), path, String(count), mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // its CSV folder in the test's temp folder: a killed build leaves it behind, and the test removes that folder
+  const env = { ...process.env, TMPDIR: dirname(path) };
+  const child = spawn(process.execPath, [join(__dirname, 'build-graph.cjs'), path, String(count), mode], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let out = '';
   const waiters: Array<() => void> = [];
   const exited = new Promise<void>((done) =>
