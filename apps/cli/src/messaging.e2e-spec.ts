@@ -65,6 +65,13 @@ describe('sending from the tool: what the customer receives', () => {
     const refused = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', bad, '--json'], writer);
     expect(refused.code).toBe(2);
     expect(refused.json()).toEqual({ ok: false, error: expect.stringContaining('chat_bubble_type is required'), code: 'BAD_RICH' });
+    const numbered = join(s.dir, 'numbered.json');
+    writeFileSync(numbered, JSON.stringify({ chat_bubble_type: 5, message: 'a number for a type' }));
+    const mistyped = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', numbered, '--json'], writer);
+    expect({ code: mistyped.code, out: mistyped.json() }).toEqual({
+      code: 2,
+      out: { ok: false, code: 'BAD_RICH', error: `--rich-json ${numbered}: chat_bubble_type must be one of TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED or PERSONAL (a string), not a number` },
+    });
     const bogus = join(s.dir, 'bogus.json');
     writeFileSync(bogus, JSON.stringify({ chat_bubble_type: 'BOGUS', message: 'unknown type' }));
     const unknown = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-rich', '--rich-json', bogus, '--json'], writer);

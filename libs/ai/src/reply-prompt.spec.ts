@@ -31,8 +31,14 @@ describe('the AI reply prompt', () => {
     expect(replyText('😀'.repeat(1001))).toBe(`${'😀'.repeat(999)}…`);
   });
 
-  it("keeps no control character of the model's in a reply: escape sequences, bells, bidi overrides", () => {
-    expect(replyText('Hi\u001b[2J\u001b]0;pwned\u0007 there\u202e\nBye\tnow')).toBe('Hi[2J]0;pwned there\nBye\tnow');
+  it("keeps no control character of the model's in a reply: whole escape sequences, bells, bidi overrides", () => {
+    expect(replyText('Hi\u001b[2J\u001b]0;pwned\u0007 there\u202e\nBye\tnow')).toBe('Hi there\nBye\tnow');
+  });
+
+  it("sends no remains of a model's colour sequence", () => {
+    const reply = replyText('Your parcel left today.\u001b[31m');
+    expect(reply).not.toContain('[31m');
+    expect(reply).toBe('Your parcel left today.');
   });
 
   it('knows the hand-over answer however it is dressed, and only that', () => {

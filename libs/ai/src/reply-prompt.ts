@@ -1,4 +1,4 @@
-import { MAX_TEXT_CHARACTERS, firstCharacters, isLongerThan, withoutControlCharacters } from '@brandwire/domain';
+import { MAX_TEXT_CHARACTERS, firstCharacters, isLongerThan, withoutEscapeSequences } from '@brandwire/domain';
 import type { ChatTurn } from './complete';
 
 /** A room's message item (GET /api/agent/rooms/{userKey}/messages), as much of it as a prompt reads. */
@@ -43,11 +43,11 @@ export function conversationTurns(newestFirst: readonly RoomItem[], answering: R
 }
 
 /**
- * The model's answer as a text for the customer: no control characters (an escape sequence or a bidi override is
- * not the model's to send), at most the messenger's length limit, cut at a word where it can.
+ * The model's answer as a text for the customer: no escape sequence (taken out whole) nor other control character or
+ * bidi override (they are not the model's to send), at most the messenger's length limit, cut at a word where it can.
  */
 export function replyText(answer: string): string {
-  const text = withoutControlCharacters(answer).trim();
+  const text = withoutEscapeSequences(answer).trim();
   if (!isLongerThan(text, MAX_TEXT_CHARACTERS)) return text;
   const cut = firstCharacters(text, MAX_TEXT_CHARACTERS - 1);
   const space = cut.lastIndexOf(' ');

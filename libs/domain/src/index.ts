@@ -12,3 +12,5 @@ export * from './signals';
 export * from './webhook-retry';
 export * from './schedule';
 export * from './text-length';
+export * from './escape-sequences';
+export * from './rich-bubble';

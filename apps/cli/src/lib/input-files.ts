@@ -1,3 +1,4 @@
+import { jsonTypeOf, RICH_BUBBLE_TYPES } from '@brandwire/domain';
 import { readFileSync, statSync } from 'node:fs';
 import { CliError } from './cli-error';
 import { EXIT } from './exit-codes';
@@ -38,8 +39,7 @@ export function readJsonFile(flag: string, path: string, code = 'FILE'): unknown
 }
 
 /** The messenger's rich bubble types: another is refused by the messenger (-510) after a serial is spent on it. */
-const BUBBLE_TYPES = ['TEXT', 'IMAGE', 'WIDE', 'ITEM_LIST', 'WIDE_ITEM_LIST', 'CAROUSEL_FEED', 'PERSONAL'] as const;
-const BUBBLE_TYPE_LIST = `${BUBBLE_TYPES.slice(0, -1).join(', ')} or ${BUBBLE_TYPES.at(-1) ?? ''}`;
+const BUBBLE_TYPE_LIST = `${RICH_BUBBLE_TYPES.slice(0, -1).join(', ')} or ${RICH_BUBBLE_TYPES.at(-1) ?? ''}`;
 
 /** The rich envelope of --rich-json: a JSON object with chat_bubble_type (command rule 4), sent as a string. */
 export function readRichEnvelope(path: string): string {
@@ -48,10 +48,13 @@ export function readRichEnvelope(path: string): string {
     throw new CliError('BAD_RICH', `--rich-json ${path}: the rich envelope must be a JSON object`, EXIT.usage);
   }
   const type = (envelope as Record<string, unknown>)['chat_bubble_type'];
-  if (typeof type !== 'string' || type === '') {
+  if (type === undefined || type === null || type === '') {
     throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type is required (${BUBBLE_TYPE_LIST})`, EXIT.usage);
   }
-  if (!(BUBBLE_TYPES as readonly string[]).includes(type)) {
+  if (typeof type !== 'string') {
+    throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type must be one of ${BUBBLE_TYPE_LIST} (a string), not ${jsonTypeOf(type)}`, EXIT.usage);
+  }
+  if (!(RICH_BUBBLE_TYPES as readonly string[]).includes(type)) {
     throw new CliError('BAD_RICH', `--rich-json ${path}: chat_bubble_type ${JSON.stringify(type)} is not one of ${BUBBLE_TYPE_LIST}`, EXIT.usage);
   }
   return JSON.stringify(envelope);

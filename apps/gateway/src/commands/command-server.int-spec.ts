@@ -91,7 +91,7 @@ describe('the command server', () => {
     const slash = (name: string, options: Record<string, string>) => ({
       type: 2,
       data: { id: '9', name, type: 1, options: Object.entries(options).map(([option, value]) => ({ name: option, type: 3, value })) },
-      member: { user: { id: '7', username: 'jun' } },
+      member: { user: { id: '7', username: 'jun\u001b[0m' } },
     });
 
     it('answers its PING with PONG, and 401 to the deliberately bad signature it checks the endpoint with', async () => {
@@ -104,7 +104,8 @@ describe('the command server', () => {
     });
 
     it('answers /cs-who for the asker only and /cs-memo in the channel, Markdown shown as written and no one mentioned', async () => {
-      const memo = await post(slash('cs-memo', { customer: 'rita', memo: 'VIP_customer' }));
+      // escape sequences in a memo or a user name go whole: only the text is kept and shown
+      const memo = await post(slash('cs-memo', { customer: 'rita', memo: '\u001b[1mVIP_customer\u001b]8;;https://x.example\u0007' }));
       expect(memo).toEqual({ status: 200, body: { type: 4, data: { content: 'memo kept for rita \\(acme-kakao\\); /cs-who acme-kakao:rita shows the memos', allowed_mentions: { parse: [] } } } });
       const who = await post(slash('cs-who', { customer: 'acme-kakao:rita' }));
       expect(who.status).toBe(200);

@@ -1,5 +1,5 @@
 import { type BrandwireClient, type MessageItem, isApiError } from '@brandwire/client';
-import { firstCharacters, withoutControlCharacters } from '@brandwire/domain';
+import { firstCharacters, withoutEscapeSequences } from '@brandwire/domain';
 import { messageOf } from '../gateway-log';
 import type { CommandRequest } from './command-request';
 import { MEMOS_KEPT, MEMO_LONGEST, type Memos } from './memos';
@@ -37,7 +37,7 @@ export class TeamCommands {
 
   async run(request: CommandRequest): Promise<CommandOutcome> {
     // a name on one line, as the log and the memos show it
-    const user = withoutControlCharacters(request.user).replace(/\s+/g, ' ').trim() || 'someone';
+    const user = withoutEscapeSequences(request.user).replace(/\s+/g, ' ').trim() || 'someone';
     let target: Customer | CommandOutcome;
     try {
       target = await this.customerOf(request);
@@ -80,7 +80,7 @@ export class TeamCommands {
   }
 
   private memo({ channel, customer, rest }: Customer, user: string): CommandOutcome {
-    const text = withoutControlCharacters(rest).trim();
+    const text = withoutEscapeSequences(rest).trim();
     if (text === '') return mistake("usage: /cs-memo <customer> <memo> (in a customer's thread: /cs-memo <memo>)");
     if ([...text].length > MEMO_LONGEST) return mistake(`a memo is at most ${MEMO_LONGEST} characters`);
     const full = this.memos.of(channel, customer).length >= MEMOS_KEPT;

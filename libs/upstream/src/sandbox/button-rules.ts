@@ -88,7 +88,9 @@ function checkButtonLike(b: unknown, path: string, ctx: RuleContext, lim: LinkLi
   if (type === 'AL' && present.length < 2) {
     throw invalid(`${path} of type AL needs at least two of scheme_android, scheme_ios, url_mobile`);
   }
-  if (type === 'BF' && !b['biz_form_key']) throw invalid(`${path}.biz_form_key is required for type BF`);
+  const bizFormKey = b['biz_form_key'];
+  if (type === 'BF' && (bizFormKey === undefined || bizFormKey === null || bizFormKey === '')) throw invalid(`${path}.biz_form_key is required for type BF`);
+  if (bizFormKey !== undefined && bizFormKey !== null && typeof bizFormKey !== 'string') throw invalid(`${path}.biz_form_key must be a string`);
   if (type === 'BT' && !ctx.chatbotBuilder) {
     throw invalid(`${path}.type BT is only allowed on channels that use a chatbot builder`);
   }
@@ -117,8 +119,16 @@ export function checkQuickReplies(list: unknown, path: string, ctx: RuleContext)
     const o = checkButtonLike(q, p, ctx, { name: 14, type: 2, link: 300, allowed: QUICK_REPLY_TYPES });
     optionalString(o, 'extra', p, 100);
     optionalString(o, 'chat_event', p, 50);
+    checkUrlTarget(o, p);
     return o;
   });
+}
+
+/** A quick reply's `url_target`: left out, or `out` (the link opens in an external browser). */
+function checkUrlTarget(q: Obj, path: string): void {
+  const target = q['url_target'];
+  if (target === undefined || target === null || target === 'out') return;
+  throw invalid(`${path}.url_target '${String(target)}' is not allowed: the only value is out (opens the link in an external browser)`);
 }
 
 export const AUTO_ANSWERS = ['S1', 'S2', 'S3', 'S4', 'S5'] as const;

@@ -2,6 +2,7 @@ import { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } 
 import multer from 'multer';
 import { Code, CodeValue, exceptionNameOf } from '../result-codes';
 import { SandboxControlCode } from './control-types';
+import { JSON_LIMIT_BYTES } from './json-body';
 
 /** A partner call refused by the messenger: HTTP 200 `{code, message: '<ExceptionName>[: detail]'}`. */
 export class Rejection extends Error {
@@ -64,7 +65,7 @@ function classify(err: unknown): { status: number; code: CodeValue; control: San
   const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
   switch (type) {
     case 'entity.too.large':
-      return { status: 413, code: Code.InvalidJson, control: 'BAD_REQUEST', detail: 'body larger than 1 MB' };
+      return { status: 413, code: Code.InvalidJson, control: 'BAD_REQUEST', detail: `body larger than ${JSON_LIMIT_BYTES / (1024 * 1024)} MB` };
     case 'entity.parse.failed':
       return { status: 400, code: Code.InvalidJson, control: 'BAD_REQUEST', detail: 'body is not valid JSON' };
     case 'encoding.unsupported':

@@ -45,8 +45,8 @@ describe('sandbox partner API result codes', () => {
     expect(noType.data).toEqual({ code: -509, message: 'InvalidJsonException: the body must be a JSON object' });
     const missing = await axios.post(`${h.sandbox.url}/v1/write`, { sender_key: KAKAO, serial_number: 'a' }, { headers });
     expect(missing.data).toEqual({ code: -509, message: 'InvalidJsonException: user_key is required' });
-    const big = await axios.post(`${h.sandbox.url}/v1/write`, { message: 'x'.repeat(1_100_000) }, { headers, validateStatus: () => true });
-    expect(big.data).toEqual({ code: -509, message: 'InvalidJsonException: body larger than 1 MB' });
+    const big = await axios.post(`${h.sandbox.url}/v1/write`, { message: 'x'.repeat(4_200_000) }, { headers, validateStatus: () => true });
+    expect(big.data).toEqual({ code: -509, message: 'InvalidJsonException: body larger than 4 MB' });
   });
 
   it('-501 for an unknown sender key', async () => {

@@ -1,4 +1,4 @@
-import { isLongerThan } from '@brandwire/domain';
+import { isLongerThan, RICH_BUBBLE_TYPES, type RichBubbleType } from '@brandwire/domain';
 import { Code } from '../result-codes';
 import {
   Obj,
@@ -19,8 +19,7 @@ import {
  * The rich envelope rules of the service specification (Rich envelope, Buttons, Quick replies, Limits),
  * enforced as the messenger does: the first broken rule is reported with its field path.
  */
-export const BUBBLE_TYPES = ['TEXT', 'IMAGE', 'WIDE', 'ITEM_LIST', 'WIDE_ITEM_LIST', 'CAROUSEL_FEED', 'PERSONAL'] as const;
-export type BubbleType = (typeof BUBBLE_TYPES)[number];
+export type BubbleType = RichBubbleType;
 
 export interface RichBubble {
   type: BubbleType;
@@ -84,9 +83,9 @@ function check(env: Obj, ctx: RuleContext): RichBubble {
   checkButtons(att['buttons'], 'attachment.buttons', buttonLimit(type, withCoupon), ctx, why);
   const quickReplies = checkQuickReplies(att['quick_replies'], 'attachment.quick_replies', ctx);
 
-  if ((type === 'ITEM_LIST' || type === 'WIDE_ITEM_LIST') && !isObj(att['item']) && !Array.isArray(att['item'])) {
-    throw invalid(`attachment.item is required for ${type}`);
-  }
+  const item = att['item'];
+  if (item !== undefined && item !== null && !isObj(item)) throw invalid('attachment.item must be an object');
+  if ((type === 'ITEM_LIST' || type === 'WIDE_ITEM_LIST') && !isObj(item)) throw invalid(`attachment.item is required for ${type}`);
   if (type === 'CAROUSEL_FEED') checkCarousel(carousel, env['carousel'] !== undefined ? 'carousel' : 'attachment.carousel', ctx);
   if (!hasText && !SHOWN_PARTS.some((part) => carries(part === 'carousel' ? carousel : att[part]))) {
     const noText = text === null ? 'there is no message' : 'message is only whitespace';
@@ -106,8 +105,8 @@ function carries(part: unknown): boolean {
 function bubbleTypeOf(v: unknown): BubbleType {
   if (v === undefined || v === null || v === '') throw invalid('chat_bubble_type is required');
   if (v === 'MSGR_CERT') throw invalid('chat_bubble_type MSGR_CERT is not supported');
-  if (typeof v !== 'string' || !(BUBBLE_TYPES as readonly string[]).includes(v)) {
-    throw invalid(`chat_bubble_type '${String(v)}' is not one of ${BUBBLE_TYPES.join(', ')}`);
+  if (typeof v !== 'string' || !(RICH_BUBBLE_TYPES as readonly string[]).includes(v)) {
+    throw invalid(`chat_bubble_type '${String(v)}' is not one of ${RICH_BUBBLE_TYPES.join(', ')}`);
   }
   return v as BubbleType;
 }

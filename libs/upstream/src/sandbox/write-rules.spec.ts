@@ -25,6 +25,7 @@ describe('plain write rules', () => {
     ['links only with LI', { message_type: 'TX', message: 'x', links: [] }, -510, 'links is only allowed with message_type LI'],
     ['LI at most 5 links', { message_type: 'LI', message: 'x', links: Array(6).fill({ type: 'BK', name: 'a' }) }, -510, 'links has 6 buttons; message_type LI allows at most 5'],
     ['LI bad quick reply', { message_type: 'LI', message: 'x', supplement: { quick_reply: [{ type: 'BK', name: 'n'.repeat(15) }] } }, -510, 'supplement.quick_reply[0].name is longer than 14 characters'],
+    ['LI quick reply url_target other than out', { message_type: 'LI', message: 'x', supplement: { quick_reply: [{ type: 'BK', name: 'n', url_target: 'self' }] } }, -510, "supplement.quick_reply[0].url_target 'self' is not allowed: the only value is out"],
     ['LI auto_answer values', { message_type: 'LI', message: 'x', auto_answer: 'S0' }, -510, "auto_answer 'S0' is not one of"],
     ['IM needs image_url', { message_type: 'IM' }, -510, 'image_url is required for message_type IM'],
     ['IM external url', { message_type: 'IM', image_url: 'https://elsewhere.test/a.png' }, -510, 'image_url is not an image uploaded to the messenger'],

@@ -59,7 +59,8 @@ describe('POST /api/agent/send/rich', () => {
     ['user_key inside', { chat_bubble_type: 'TEXT', message: 'x', user_key: 'u' }, 'BAD_RICH', 'user_key'],
     ['sender_key inside', { chat_bubble_type: 'TEXT', message: 'x', sender_key: 's' }, 'BAD_RICH', 'sender_key'],
     ['serial_number inside', { chat_bubble_type: 'TEXT', message: 'x', serial_number: '1' }, 'BAD_RICH', 'serial_number'],
-    ['no chat_bubble_type', { message: 'x' }, 'BAD_RICH', 'chat_bubble_type'],
+    ['no chat_bubble_type', { message: 'x' }, 'BAD_RICH', 'rich.chat_bubble_type is required'],
+    ['a number for chat_bubble_type', { chat_bubble_type: 5, message: 'x' }, 'BAD_RICH', 'rich.chat_bubble_type must be one of TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED, PERSONAL (a string), not a number'],
     ['MSGR_CERT', { chat_bubble_type: 'MSGR_CERT', message: 'verify' }, 'UNSUPPORTED_BUBBLE', 'MSGR_CERT'],
     ['a lone surrogate in the message', '{"chat_bubble_type":"TEXT","message":"\\ud800"}', 'BAD_RICH', 'rich.message is not well-formed Unicode'],
     ['a lone surrogate in a quick reply', '{"chat_bubble_type":"TEXT","message":"x","attachment":{"quick_replies":[{"name":"\\udc00","type":"BK"}]}}', 'BAD_RICH', 'rich.attachment.quick_replies.0.name is not well-formed Unicode'],
@@ -78,6 +79,8 @@ describe('POST /api/agent/send/rich', () => {
     ['a quick reply label over 14', { chat_bubble_type: 'TEXT', message: 'x', attachment: { quick_replies: [{ name: 'x'.repeat(15), type: 'BK' }] } }, 'name'],
     ['a WL quick reply without url_mobile', { chat_bubble_type: 'TEXT', message: 'x', attachment: { quick_replies: [{ name: 'Go', type: 'WL' }] } }, 'url_mobile'],
     ['a carousel of one card', { chat_bubble_type: 'CAROUSEL_FEED', carousel: { list: [{}] } }, 'carousel'],
+    ['an ITEM_LIST item that is not an object', { chat_bubble_type: 'ITEM_LIST', message: 'x', attachment: { item: 'x' } }, 'attachment.item must be an object'],
+    ['a quick reply url_target other than out', { chat_bubble_type: 'TEXT', message: 'x', attachment: { quick_replies: [{ name: 'Go', type: 'WL', url_mobile: 'https://m.example.com', url_target: 'in' }] } }, "url_target 'in' is not allowed: the only value is out"],
     ['auto_answer with IMAGE', { chat_bubble_type: 'IMAGE', auto_answer: 'S1', attachment: { image: { img_url: 'https://example.com/a.png' } } }, 'auto_answer'],
   ])('passes the messenger rejection of %s through as HTTP 200, ok:false, with the rule named', async (_, envelope, fragment) => {
     const reply = await rich('r1', envelope);

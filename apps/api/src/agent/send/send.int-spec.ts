@@ -117,6 +117,17 @@ describe('POST /api/agent/send', () => {
     expect((await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'dave', text: '\u{1F600}'.repeat(1001) })).body).toMatchObject({ ok: false, code: '-506' });
   });
 
+  it('passes -506 through for a text just under the default 1 MB body limit (the messenger takes any body the service takes)', async () => {
+    await h.customerWrites('dora', { text: 'a very long answer, please' });
+    const target = { brandKey: 'acme-kakao', userKey: 'dora' };
+    const text = 'x'.repeat(1024 * 1024 - Buffer.byteLength(JSON.stringify({ ...target, text: '' })) - 1);
+    expect(Buffer.byteLength(JSON.stringify({ ...target, text }))).toBe(1024 * 1024 - 1);
+    const reply = await h.post<SendReply>('/api/agent/send', { ...target, text });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ok: false, code: '-506', message: expect.stringMatching(/^MessageLengthOverLimitException/), serial: expect.any(String) });
+    expect((await h.customerChat('dora')).filter((b) => b.from === 'agent')).toEqual([]);
+  });
+
   it('passes an empty text through as the messenger malformed-message code (-510)', async () => {
     await h.customerWrites('erin', { text: 'hey' });
     const reply = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'erin', text: '' });

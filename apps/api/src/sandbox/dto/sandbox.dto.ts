@@ -45,7 +45,7 @@ export class CustomerWritesDto extends SandboxBrandDto {
 
 export class AdvanceClockDto {
   @ApiProperty({ description: 'seconds to move the sandbox clock and the service clock forward', example: 3600 })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: '$property must be a number of seconds, such as 3600' })
   @Min(0)
   @Max(10 * 365 * 24 * 3600)
   advanceSeconds!: number;
