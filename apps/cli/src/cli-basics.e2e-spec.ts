@@ -74,6 +74,14 @@ describe('the tool without a service', () => {
     expect(version.stdout).toMatch(/^@brandwire\/cli\/1\.2\.0 /);
   });
 
+  it('prints the version for -v as for --version, through the launcher and bin/run.js', async () => {
+    const long = await runCli(['--version']);
+    for (const file of [LAUNCHER, RUN_JS]) {
+      const short = await runCli(['-v'], {}, file);
+      expect({ file, code: short.code, stdout: short.stdout, stderr: short.stderr }).toEqual({ file, code: 0, stdout: long.stdout, stderr: '' });
+    }
+  });
+
   it('takes the global --json before the command as well', async () => {
     const env = await runCli(['--json', 'env'], { env: { BRANDWIRE_CONFIG_DIR: dir } });
     expect(env.code).toBe(0);

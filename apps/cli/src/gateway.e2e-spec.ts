@@ -108,6 +108,12 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const search = await cli(['knowledge', 'search', 'delivery address', '--json'], elsewhere);
     expect(search.code).toBe(0);
     expect(search.json()).toMatchObject({ ok: true, hits: expect.arrayContaining([expect.objectContaining({ kind: 'inquiry', text: 'Can I change the delivery address?' })]) });
+    // the gateway answers as many hits as the tool's --limit takes, and no more: 201 is a usage error on both paths
+    const most = await cli(['knowledge', 'search', 'delivery', '--limit', '200', '--json']);
+    expect({ code: most.code, hits: most.json<{ hits: unknown[] }>().hits.length }).toEqual({ code: 0, hits: 2 });
+    const tooMany = await cli(['knowledge', 'search', 'delivery', '--limit', '201', '--json']);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.json()).toEqual({ ok: false, error: 'Parsing --limit; Expected an integer less than or equal to 200 but received: 201', code: 'USAGE' });
     const cypher = await cli(['knowledge', 'search', '--cypher', 'MATCH (c:Customer) RETURN c.userKey AS who, count(*) AS n', '--json'], elsewhere);
     expect(cypher.json()).toEqual({ ok: true, columns: ['who', 'n'], types: ['STRING', 'INT64'], rows: [['dora', 1]] });
     const query = await cli(['knowledge', 'query', 'MATCH (r:Response) RETURN r.text; MATCH (x:Nope) RETURN x', '--json'], elsewhere);
@@ -129,8 +135,11 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect(view.exitCode).toBe(0);
   });
 
-  it('refuses build and query --write while it runs, naming the gateway and `brandwire gateway stop`', async () => {
+  it('refuses install, build and query --write while it runs, naming the gateway and `brandwire gateway stop`', async () => {
     const state = JSON.parse(readFileSync(statePath, 'utf8')) as { pid: number };
+    const install = await cli(['knowledge', 'install']);
+    expect(install.code).toBe(1);
+    expect(install.stderr).toMatch(/^Error: The knowledge graph at .* is in use by the gateway \(pid \d+, read-only\).* \(GRAPH_LOCKED\)\nHint: run `brandwire gateway stop` first, then this command again\n$/);
     const build = await cli(['knowledge', 'build', '--json']);
     expect(build.code).toBe(1);
     expect(build.json()).toMatchObject({ ok: false, code: 'GRAPH_LOCKED', error: expect.stringContaining(`in use by the gateway (pid ${state.pid}`), holders: [expect.objectContaining({ pid: state.pid, description: 'the gateway' })] });
@@ -269,7 +278,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
       expect(start.code).toBe(1);
       expect(start.json()).toEqual({ ok: false, code: 'PORT_IN_USE', error: `port ${port} on 127.0.0.1 is taken by another program`, port });
       const text = await cli(['gateway', 'start']);
-      expect(text.stderr).toBe(`Error: port ${port} on 127.0.0.1 is taken by another program (PORT_IN_USE)\nHint: stop that program, or set another knowledge.queryPort in the config file\n`);
+      expect(text.stderr).toBe(`Error: port ${port} on 127.0.0.1 is taken by another program (PORT_IN_USE)\nHint: stop that program, or choose another port: \`brandwire setup <key> --query-port <n>\`\n`);
       expect(existsSync(statePath)).toBe(false);
     } finally {
       await new Promise((done) => squatter.close(done));

@@ -164,6 +164,19 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(none.stdout).toMatch(/^Nothing in the graph matches "zeppelin"\./);
   });
 
+  it('takes --limit up to 200, the most hits the gateway answers too, and refuses 201 as a usage error', async () => {
+    const most = await kg(['search', 'parcel', '--limit', '200', '--json']);
+    expect({ code: most.code, ok: most.json<{ ok: boolean }>().ok }).toEqual({ code: 0, ok: true });
+    for (const limit of ['201', '500']) {
+      const run = await kg(['search', 'parcel', '--limit', limit, '--json']);
+      expect({ limit, code: run.code }).toEqual({ limit, code: 2 });
+      expect(run.json()).toEqual({ ok: false, error: `Parsing --limit; Expected an integer less than or equal to 200 but received: ${limit}`, code: 'USAGE' });
+    }
+    const text = await kg(['search', 'parcel', '--limit', '201']);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toBe('Error: Parsing --limit; Expected an integer less than or equal to 200 but received: 201\nHint: see --help for the flags and arguments\n');
+  });
+
   describe('with an AI model configured', () => {
     interface Seen { path: string; authorization?: string; body: { model?: string; messages?: Array<{ role: string; content: string }> } }
     const seen: Seen[] = [];
@@ -275,6 +288,30 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(written.json()).toMatchObject({ ok: true, lines: ['#1 ok (1 row)', '#2 ok (0 rows)'] });
     const read = await kg(['query', 'MATCH (n:Note) RETURN n.id, n.text', '--json']);
     expect(read.json()).toMatchObject({ ok: true, statements: [{ ok: true, result: { rows: [['n1', 'call back on Monday']] } }] });
+  });
+
+  it('fails a --write batch that ends inside the transaction it began, saying its writes were rolled back', async () => {
+    const batch = "CREATE (:Note {id: 'kept', text: 'before'}); BEGIN TRANSACTION; CREATE (:Note {id: 'lost', text: 'inside'})";
+    const rolledBack = 'the batch ended inside the transaction #2 began (BEGIN TRANSACTION without COMMIT): its writes were rolled back';
+    const text = await kg(['query', '--write', batch]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toBe(`#1 ok (0 rows)\n#2 ran, rolled back (0 rows)\n#3 ran, rolled back (0 rows)\nFAILED: ${rolledBack}\n`);
+    expect(text.stderr).toBe(`Error: ${rolledBack} (BAD_QUERY)\nHint: end the batch with COMMIT to keep what it writes\n`);
+    const json = await kg(['query', '--write', batch.replace(/'kept'/, "'kept2'"), '--json']);
+    expect(json.code).toBe(1);
+    expect(json.json()).toEqual({
+      ok: false,
+      error: rolledBack,
+      code: 'BAD_QUERY',
+      statements: [
+        { index: 1, statement: "CREATE (:Note {id: 'kept2', text: 'before'})", ok: true, result: { columns: [], types: [], rows: [] } },
+        { index: 2, statement: 'BEGIN TRANSACTION', ok: true, rolledBack: true, result: { columns: [], types: [], rows: [] } },
+        { index: 3, statement: "CREATE (:Note {id: 'lost', text: 'inside'})", ok: true, rolledBack: true, result: { columns: [], types: [], rows: [] } },
+      ],
+      lines: ['#1 ok (0 rows)', '#2 ran, rolled back (0 rows)', '#3 ran, rolled back (0 rows)', `FAILED: ${rolledBack}`],
+    });
+    const notes = await kg(['query', 'MATCH (n:Note) RETURN n.id ORDER BY n.id', '--json']);
+    expect(notes.json()).toMatchObject({ ok: true, statements: [{ result: { rows: [['kept'], ['kept2'], ['n1']] } }] });
   });
 
   it('serves the view on 127.0.0.1 until Ctrl-C; a build meanwhile is refused naming the view as the holder', async () => {

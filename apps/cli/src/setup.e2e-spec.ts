@@ -248,6 +248,63 @@ describe('setup, whoami and key storage', () => {
     expect(existsSync(config)).toBe(false);
   });
 
+  it('stores the knowledge query port with --query-port, shows it, and refuses a port out of 1..65535 (exit 2)', async () => {
+    const config = s.configDir('query-port');
+    const dry = await s.run(['setup', TEST_TOKENS.writer, '--query-port', '18790', '--dry-run', '--json'], { config });
+    expect({ code: dry.code, json: dry.json() }).toEqual({ code: 0, json: expect.objectContaining({ stored: false, knowledge: { queryPort: 18790 } }) });
+    expect((await s.run(['setup', TEST_TOKENS.writer, '--query-port', '18790', '--dry-run'], { config })).stdout).toMatch(/^knowledge query port: +18790$/m);
+    expect(existsSync(config)).toBe(false);
+
+    const run = await s.run(['setup', TEST_TOKENS.writer, '--query-port', '18790'], { config });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^knowledge query port: +18790$/m);
+    expect(stored(config)).toMatchObject({ knowledge: { queryPort: 18790 } });
+    // later setups keep it, and the other knowledge settings stay
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ ...stored(config), knowledge: { enabled: true, queryPort: 18790 } }));
+    const again = await s.run(['setup', TEST_TOKENS.writer, '--json'], { config });
+    expect(again.json()).toMatchObject({ knowledge: { queryPort: 18790 } });
+    expect(stored(config)).toMatchObject({ knowledge: { enabled: true, queryPort: 18790 } });
+
+    for (const bad of ['0', '65536', 'x']) {
+      const refused = await s.run(['setup', TEST_TOKENS.writer, '--query-port', bad, '--json'], { config });
+      expect({ bad, code: refused.code, json: refused.json() }).toEqual({ bad, code: 2, json: { ok: false, code: 'USAGE', error: expect.stringContaining('--query-port') } });
+    }
+    expect(stored(config)).toMatchObject({ knowledge: { enabled: true, queryPort: 18790 } });
+    // the team chat's commands come in on another port of the same gateway
+    const clash = await s.run(['setup', TEST_TOKENS.writer, '--sink-type', 'webhook', '--sink-url', 'https://chat.test/in', '--commands-secret', 'webhook-bearer-0001', '--commands-port', '18790', '--json'], { config });
+    expect({ code: clash.code, json: clash.json() }).toEqual({
+      code: 2,
+      json: { ok: false, code: 'USAGE', error: "the knowledge query port (knowledge.queryPort) and the team chat's commands port (gateway.commands.port) are both 18790: the gateway needs two ports" },
+    });
+    expect(stored(config)).not.toHaveProperty('gateway');
+  });
+
+  it('refuses an endpoint that ends in /api (the service adds it), naming the base address, and stores nothing', async () => {
+    const config = s.configDir('api-endpoint');
+    for (const endpoint of [`${s.url}/api`, `${s.url}/api/`]) {
+      const run = await s.run(['setup', TEST_TOKENS.writer, '--endpoint', endpoint, '--json'], { config });
+      expect({ code: run.code, json: run.json() }).toEqual({
+        code: 2,
+        json: { ok: false, code: 'USAGE', error: `--endpoint must be the service's base address, without /api: ${s.url}` },
+      });
+    }
+    const text = await s.run(['setup', TEST_TOKENS.writer, '--endpoint', `${s.url}/api`], { config });
+    expect(text.stderr).toBe(`Error: --endpoint must be the service's base address, without /api: ${s.url}\nHint: the tool adds /api/agent/… itself: \`brandwire setup <key> --endpoint ${s.url}\`\n`);
+    expect(existsSync(config)).toBe(false);
+    // one from the environment (or stored before) is refused the same way by every command, not sent to /api/api/…
+    const whoami = await s.run(['whoami', '--json'], { token: TEST_TOKENS.writer, env: { BRANDWIRE_ENDPOINT: `${s.url}/api` } });
+    expect({ code: whoami.code, json: whoami.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: `the endpoint must be the service's base address, without /api: ${s.url}` } });
+  });
+
+  it("shows the sink, CRM and commands flags in setup's usage as flags that combine", async () => {
+    const help = await s.run(['setup', '--help']);
+    expect(help.code).toBe(0);
+    const usage = help.stdout.slice(help.stdout.indexOf('USAGE'), help.stdout.indexOf('ARGUMENTS')).replace(/\s+/g, ' ');
+    expect(usage).not.toContain('|');
+    expect(usage).toContain('[--sink-type <type>] [--sink-url <url>] [--sink-token <token>] [--no-sink]');
+    expect(usage).toContain('[--query-port <n>]');
+  });
+
   it('lets BRANDWIRE_TOKEN and BRANDWIRE_ENDPOINT override the stored key and endpoint', async () => {
     const config = s.configDir('override');
     await s.run(['setup', TEST_TOKENS.writer], { config });

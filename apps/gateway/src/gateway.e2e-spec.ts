@@ -110,7 +110,7 @@ describe('the gateway daemon as a real process', () => {
         expect(await gateway.exited).toBe(1);
         expect(gateway.stdout()).toMatch(
           new RegExp(
-            `^\\S+Z error: the gateway could not start: Port ${port} on 127\\.0\\.0\\.1 is already in use by another program\\. Is a gateway already running\\? Otherwise stop that program or set another port \\(the setting knowledge\\.queryPort\\)\\.\\n$`,
+            `^\\S+Z error: the gateway could not start: Port ${port} on 127\\.0\\.0\\.1 is already in use by another program\\. Is a gateway already running\\? Otherwise stop that program or choose another port \\(\`brandwire setup <key> --query-port <n>\`\\)\\.\\n$`,
           ),
         );
         expect(existsSync(stateFile)).toBe(false);

@@ -60,7 +60,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     await server?.close();
     await backend.close();
     if (error instanceof KnowledgeApiError && error.code === 'PORT_IN_USE') {
-      throw new Error(`${error.message} Is a gateway already running? Otherwise stop that program or set another port (the setting knowledge.queryPort).`);
+      throw new Error(`${error.message} Is a gateway already running? Otherwise stop that program or choose another port (\`brandwire setup <key> --query-port <n>\`).`);
     }
     throw error;
   }

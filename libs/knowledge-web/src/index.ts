@@ -9,3 +9,4 @@ export { gatewayAnswers, gatewayBackend } from './gateway-backend';
 export { startKnowledgeServer, type KnowledgeServer, type KnowledgeServerOptions } from './knowledge-server';
 export { KNOWLEDGE_API_CODES, KnowledgeApiError, statusOf, type KnowledgeApiCode } from './api-error';
 export { GATEWAY_SERVICE, KNOWLEDGE_SERVICE } from './service-names';
+export { MAX_SEARCH_HITS } from './query-api';

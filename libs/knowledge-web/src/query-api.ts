@@ -5,7 +5,8 @@ import type { KnowledgeBackend } from './backend';
 export type JsonBody = Record<string, unknown>;
 export type ApiRoute = (params: URLSearchParams, backend: KnowledgeBackend) => Promise<JsonBody>;
 
-const MAX_SEARCH_HITS = 200;
+/** The most hits `GET /knowledge/search?limit=` answers; `brandwire knowledge search --limit` takes no more, so both ways of reading agree. */
+export const MAX_SEARCH_HITS = 200;
 const MAX_GRAPH_NODES = 5000;
 
 function requiredText(params: URLSearchParams, name: string, what: string): string {

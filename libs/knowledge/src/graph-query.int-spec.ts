@@ -242,10 +242,38 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     const channels = () => withGraph(temp.path, { readOnly: true }, async (graph) => (await graph.query("MATCH (c:Channel) WHERE c.key STARTS WITH 'tx-' RETURN c.key ORDER BY c.key")).rows);
     const committed = await withGraph(temp.path, {}, (graph) => graph.queryBatch("BEGIN TRANSACTION; CREATE (:Channel {key: 'tx-kept'}); COMMIT", { write: true }));
     expect(committed).toMatchObject({ ok: true, lines: ['#1 ok (0 rows)', '#2 ok (0 rows)', '#3 ok (0 rows)'] });
-    const open = await withGraph(temp.path, {}, (graph) => graph.queryBatch("BEGIN TRANSACTION; CREATE (:Channel {key: 'tx-lost'})", { write: true }));
+    const open = await withGraph(temp.path, {}, (graph) => graph.queryBatch("CREATE (:Channel {key: 'tx-before'}); BEGIN TRANSACTION; CREATE (:Channel {key: 'tx-lost'})", { write: true }));
     expect(open.ok).toBe(false);
-    expect(open.lines).toEqual(['#1 ok (0 rows)', '#2 ok (0 rows)', 'FAILED: the batch ended inside a transaction it began (BEGIN TRANSACTION without COMMIT): what it wrote was rolled back']);
-    expect(await channels()).toEqual([['tx-kept']]);
+    expect(open.lines).toEqual([
+      '#1 ok (0 rows)',
+      '#2 ran, rolled back (0 rows)',
+      '#3 ran, rolled back (0 rows)',
+      'FAILED: the batch ended inside the transaction #2 began (BEGIN TRANSACTION without COMMIT): its writes were rolled back',
+    ]);
+    expect(open.statements.map((s) => ({ index: s.index, ok: s.ok, rolledBack: s.rolledBack }))).toEqual([
+      { index: 1, ok: true, rolledBack: undefined },
+      { index: 2, ok: true, rolledBack: true },
+      { index: 3, ok: true, rolledBack: true },
+    ]);
+    expect(await channels()).toEqual([['tx-before'], ['tx-kept']]);
+    await withGraph(temp.path, {}, (graph) => graph.queryBatch("MATCH (c:Channel) WHERE c.key STARTS WITH 'tx-' DELETE c", { write: true }));
+  });
+
+  it.each([
+    ['a binder error, after which Kuzu ends the transaction itself', 'MATCH (x:Nope) RETURN x', /^#3 FAILED: Binder exception: Table Nope does not exist\.$/],
+    ['a parser error, after which Kuzu would keep the transaction open', 'garbage here', /^#3 FAILED: Parser exception: /],
+  ])('marks the writes of a transaction that a failed statement ended as rolled back (%s); the statements after it run on their own', async (_what, failing, failure) => {
+    const channels = () => withGraph(temp.path, { readOnly: true }, async (graph) => (await graph.query("MATCH (c:Channel) WHERE c.key STARTS WITH 'tx-' RETURN c.key ORDER BY c.key")).rows);
+    const batch = `BEGIN TRANSACTION; CREATE (:Channel {key: 'tx-lost'}); ${failing}; CREATE (:Channel {key: 'tx-after'})`;
+    await withGraph(temp.path, {}, (graph) => graph.queryBatch("MATCH (c:Channel) WHERE c.key STARTS WITH 'tx-' DELETE c", { write: true }));
+    const report = await withGraph(temp.path, {}, (graph) => graph.queryBatch(batch, { write: true, continueOnError: true }));
+    expect(report.ok).toBe(false);
+    expect(report.lines).toEqual(['#1 ran, rolled back (0 rows)', '#2 ran, rolled back (0 rows)', expect.stringMatching(failure), '#4 ok (0 rows)']);
+    expect(report.statements.map((s) => (s as { rolledBack?: boolean }).rolledBack === true)).toEqual([true, true, false, false]);
+    expect(await channels()).toEqual([['tx-after']]);
+    const stopped = await withGraph(temp.path, {}, (graph) => graph.queryBatch(batch.replace('tx-lost', 'tx-lost-too'), { write: true }));
+    expect(stopped.lines).toEqual(['#1 ran, rolled back (0 rows)', '#2 ran, rolled back (0 rows)', expect.stringMatching(failure), '#4 skipped']);
+    expect(await channels()).toEqual([['tx-after']]);
     await withGraph(temp.path, {}, (graph) => graph.queryBatch("MATCH (c:Channel) WHERE c.key STARTS WITH 'tx-' DELETE c", { write: true }));
   });
 });

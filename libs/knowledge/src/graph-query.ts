@@ -12,7 +12,7 @@ import type { KuzuConnection } from './kuzu-native';
 import { type Params, type RawResult, runStatement } from './kuzu-run';
 import { lossyColumns, markInexact, toJsonRows } from './result-json';
 import { runBatch } from './batch-report';
-import type { BatchOptions, BatchReport, QueryResultJson } from './types';
+import type { BatchOptions, BatchReport, QueryResultJson, StatementReport } from './types';
 
 export interface Access {
   /** the database itself was opened read-only */
@@ -119,14 +119,60 @@ async function rolledBackOpenTransaction(conn: KuzuConnection): Promise<boolean>
   }
 }
 
+
+/** "#2 ran, rolled back (0 rows)": the statement ran, but what it wrote is gone; it must not read as ok. */
+function rolledBackLine(statement: StatementReport): string {
+  const rows = statement.result?.rows.length ?? 0;
+  return `#${statement.index} ran, rolled back (${rows} row${rows === 1 ? '' : 's'})`;
+}
+
 /**
- * "a; b; c": each statement reported; stops at the first failure unless `continueOnError`. A write batch that
- * ends inside a transaction it began (BEGIN TRANSACTION without COMMIT) fails: what it wrote is rolled back, not
- * kept, and a batch reported ok would say otherwise.
+ * "a; b; c": each statement reported; stops at the first failure unless `continueOnError`. With `write`, a
+ * transaction the batch begins (BEGIN TRANSACTION) is followed: a statement that fails inside it ends it (Kuzu
+ * rolls it back itself after most failures, this rolls it back after the rest, a syntax error), and a batch that
+ * ends inside it fails: either way what it wrote is rolled back, not kept, and the statements that ran in it are
+ * reported as rolled back (`#2 ran, rolled back (0 rows)`, `rolledBack: true`), not as ok.
  */
 export async function queryBatch(conn: KuzuConnection, text: string, options: BatchOptions, readOnlyDatabase: boolean): Promise<BatchReport> {
   const access: Access = { readOnlyDatabase, write: options.write === true };
-  const report = await runBatch(splitStatements(text), options.continueOnError === true, (statement) => queryJson(conn, statement, undefined, access));
-  if (!access.write || readOnlyDatabase || !(await rolledBackOpenTransaction(conn))) return report;
-  return { ...report, ok: false, lines: [...report.lines, 'FAILED: the batch ended inside a transaction it began (BEGIN TRANSACTION without COMMIT): what it wrote was rolled back'] };
+  const statements = splitStatements(text);
+  const run = (statement: string): Promise<QueryResultJson> => queryJson(conn, statement, undefined, access);
+  if (!access.write || readOnlyDatabase) return runBatch(statements, options.continueOnError === true, run);
+
+  /** the 1-based index of the statement that began the open transaction */
+  let begun: number | undefined;
+  let index = 0;
+  /** statements [from, to] ran in a transaction that was rolled back */
+  const lost: Array<[number, number]> = [];
+  const report = await runBatch(statements, options.continueOnError === true, async (statement) => {
+    index += 1;
+    try {
+      const result = await run(statement);
+      const keyword = leadingKeyword(statement);
+      if (keyword === 'BEGIN') begun = index;
+      else if (keyword === 'COMMIT' || keyword === 'ROLLBACK') begun = undefined;
+      return result;
+    } catch (error) {
+      if (begun !== undefined) {
+        await rolledBackOpenTransaction(conn);
+        lost.push([begun, index - 1]);
+        begun = undefined;
+      }
+      throw error;
+    }
+  });
+  const endedInside = await rolledBackOpenTransaction(conn);
+  if (endedInside && begun !== undefined) lost.push([begun, index]);
+  if (lost.length === 0 && !endedInside) return report;
+  const isLost = (s: StatementReport): boolean => s.ok && lost.some(([from, to]) => s.index >= from && s.index <= to);
+  const reported = report.statements.map((s): StatementReport => (isLost(s) ? { ...s, rolledBack: true } : s));
+  const lines = report.lines.map((line, i) => {
+    const statement = reported[i];
+    return statement !== undefined && isLost(statement) ? rolledBackLine(statement) : line;
+  });
+  if (!endedInside) return { ...report, statements: reported, lines };
+  // `begun` is unknown only if a statement began the transaction in a way not followed here: still rolled back
+  const which = begun === undefined ? 'a transaction it began' : `the transaction #${begun} began`;
+  lines.push(`FAILED: the batch ended inside ${which} (BEGIN TRANSACTION without COMMIT): its writes were rolled back`);
+  return { ok: false, statements: reported, lines };
 }

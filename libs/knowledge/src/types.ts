@@ -49,6 +49,8 @@ export interface StatementReport {
   ok: boolean;
   result?: QueryResultJson;
   error?: string;
+  /** it ran, inside a transaction whose writes were rolled back afterwards (the batch ended in it, or a later statement failed) */
+  rolledBack?: true;
 }
 
 export interface BatchReport {

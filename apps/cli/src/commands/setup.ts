@@ -4,6 +4,7 @@ import { AI_PROVIDERS, AI_REPLY_MODES } from '@brandwire/ai';
 import { BrandwireCommand } from '../base-command';
 import { checkAiUrl } from '../lib/ai-model';
 import { DEFAULT_COMMANDS_PORT, type GatewaySettings } from '../lib/config-store';
+import { DEFAULT_KNOWLEDGE_QUERY_PORT } from '../lib/data-dir';
 import { usageError } from '../lib/cli-error';
 import { fields } from '../lib/output';
 import { type RemovableGatewayPart, type SetupResult, TEAM_CHAT_TYPES, runSetup } from '../lib/setup-flow';
@@ -20,6 +21,7 @@ export default class Setup extends BrandwireCommand {
     '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --dry-run --json',
     '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --sink-type discord --sink-url https://discord.com/api/webhooks/… --commands-secret <public-key-hex>',
     '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --no-crm --no-commands',
+    '<%= config.bin %> setup bw_XXXXXXXXXXXXXXXX --query-port 8795',
     '<%= config.bin %> setup',
   ];
   // ignoreStdin: a key is never read from a pipe (oclif would race 10 ms for it); without a terminal, pass it as the argument
@@ -31,10 +33,12 @@ export default class Setup extends BrandwireCommand {
     'sink-type': string({ description: `gateway: team-chat sink, one of ${TEAM_CHAT_TYPES.join(', ')} (another than the stored one leaves its token behind)`, options: [...TEAM_CHAT_TYPES], helpGroup: 'GATEWAY', helpValue: '<type>' }),
     'sink-url': string({ description: 'gateway: http(s) webhook or API URL of the team-chat sink (another than the stored one leaves its token behind)', helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'sink-token': string({ description: 'gateway: token of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<token>' }),
-    'no-sink': boolean({ description: 'gateway: remove the team-chat sink (its commands need --no-commands too)', helpGroup: 'GATEWAY', exclusive: ['sink-type', 'sink-url', 'sink-token'] }),
+    // `relationships` rather than `exclusive`: oclif's usage line draws an `exclusive` list as one group of
+    // alternatives (`[--no-sink | --sink-type … | --sink-url …]`), as if the sink flags excluded each other too
+    'no-sink': boolean({ description: 'gateway: remove the team-chat sink (its commands need --no-commands too)', helpGroup: 'GATEWAY', relationships: [{ type: 'none', flags: ['sink-type', 'sink-url', 'sink-token'] }] }),
     'crm-url': string({ description: 'gateway: http(s) CRM API URL (another than the stored one leaves its token behind)', helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'crm-token': string({ description: 'gateway: CRM API token', helpGroup: 'GATEWAY', helpValue: '<token>' }),
-    'no-crm': boolean({ description: 'gateway: remove the CRM', helpGroup: 'GATEWAY', exclusive: ['crm-url', 'crm-token'] }),
+    'no-crm': boolean({ description: 'gateway: remove the CRM', helpGroup: 'GATEWAY', relationships: [{ type: 'none', flags: ['crm-url', 'crm-token'] }] }),
     'commands-secret': string({
       description:
         "gateway: the team chat's commands (/cs-who, /cs-close, /cs-memo): Slack's signing secret, the Teams outgoing webhook's security token, the Discord application's public key (64 hex characters), or a bearer token (16+ characters) for a webhook team chat",
@@ -42,7 +46,14 @@ export default class Setup extends BrandwireCommand {
       helpValue: '<secret>',
     }),
     'commands-port': integer({ description: `gateway: the loopback port the team chat's commands come in on (default ${DEFAULT_COMMANDS_PORT})`, min: 1, max: 65535, helpGroup: 'GATEWAY', helpValue: '<n>' }),
-    'no-commands': boolean({ description: "gateway: remove the team chat's commands (secret and port)", helpGroup: 'GATEWAY', exclusive: ['commands-secret', 'commands-port'] }),
+    'no-commands': boolean({ description: "gateway: remove the team chat's commands (secret and port)", helpGroup: 'GATEWAY', relationships: [{ type: 'none', flags: ['commands-secret', 'commands-port'] }] }),
+    'query-port': integer({
+      description: `gateway: the loopback port of its knowledge query API, which the knowledge commands use while it runs (knowledge.queryPort, default ${DEFAULT_KNOWLEDGE_QUERY_PORT})`,
+      min: 1,
+      max: 65535,
+      helpGroup: 'GATEWAY',
+      helpValue: '<n>',
+    }),
     'ai-provider': string({ description: "gateway: AI provider (another than the stored one leaves that one's key, url and model behind)", options: [...AI_PROVIDERS], helpGroup: 'GATEWAY', helpValue: '<name>' }),
     'ai-model': string({ description: 'gateway: AI model id (see `brandwire model list`)', helpGroup: 'GATEWAY', helpValue: '<id>' }),
     'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>' }),
@@ -68,6 +79,7 @@ export default class Setup extends BrandwireCommand {
         endpoint: flags.endpoint,
         channel: flags.channel,
         dryRun: flags['dry-run'],
+        queryPort: flags['query-port'],
         gateway: {
           sink: { type: flags['sink-type'], url: flags['sink-url'], token: flags['sink-token'] },
           crm: { url: flags['crm-url'], token: flags['crm-token'] },
@@ -96,6 +108,7 @@ export default class Setup extends BrandwireCommand {
           ['endpoint', result.endpoint],
           ['default channel', result.channel ?? 'none (pass --channel to commands)'],
           ...gatewayLines(result.gateway, removeGateway),
+          ...(result.knowledge ? [['knowledge query port', String(result.knowledge.queryPort)] as [string, string]] : []),
         ]),
       ].join('\n'),
     );

@@ -71,10 +71,10 @@ async function startUnlessRunning(session: Session, paths: GatewayPaths): Promis
   }
   const { gatewayAnswers } = await import('@brandwire/knowledge-web');
   if (await gatewayAnswers(port)) {
-    throw new CliError('PORT_IN_USE', `a gateway this tool did not start (another config folder?) already answers on port ${port}`, EXIT.error, { port }, 'stop that gateway, or set another knowledge.queryPort in the config file');
+    throw new CliError('PORT_IN_USE', `a gateway this tool did not start (another config folder?) already answers on port ${port}`, EXIT.error, { port }, 'stop that gateway, or choose another port: `brandwire setup <key> --query-port <n>`');
   }
   if (await portTaken(port)) {
-    throw new CliError('PORT_IN_USE', `port ${port} on 127.0.0.1 is taken by another program`, EXIT.error, { port }, 'stop that program, or set another knowledge.queryPort in the config file');
+    throw new CliError('PORT_IN_USE', `port ${port} on 127.0.0.1 is taken by another program`, EXIT.error, { port }, 'stop that program, or choose another port: `brandwire setup <key> --query-port <n>`');
   }
   const relayEnv = await relayEnvironment(session);
   const logFrom = logSize(paths.logPath);

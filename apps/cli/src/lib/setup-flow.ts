@@ -1,10 +1,11 @@
 import type { Brand, MeResponse } from '@brandwire/client';
 import { CliError, usageError } from './cli-error';
 import { EXIT } from './exit-codes';
-import { type GatewaySettings, type Session, type StoredConfig, writeConfig } from './config-store';
+import { DEFAULT_COMMANDS_PORT, type GatewaySettings, type Session, type StoredConfig, writeConfig } from './config-store';
 import { withProvider } from './ai-model';
 import { checkCommandsSecret } from './commands-secret';
-import { checkEndpoint, clientFor } from './connect';
+import { checkServiceEndpoint, clientFor } from './connect';
+import { DEFAULT_KNOWLEDGE_QUERY_PORT } from './data-dir';
 
 /** Asks a person, on a terminal only. */
 export interface Prompter {
@@ -25,6 +26,8 @@ export interface SetupInput {
   channel: string | undefined;
   dryRun: boolean;
   gateway: GatewaySettings;
+  /** the loopback port of the gateway's knowledge query API (`knowledge.queryPort`); the parser keeps it in 1..65535 */
+  queryPort?: number;
   /** the gateway settings to remove; given values of these parts are refused by the flags' parser */
   removeGateway?: readonly RemovableGatewayPart[];
   /** present when stdin and stdout are terminals */
@@ -42,6 +45,8 @@ export interface SetupResult {
   brands: Brand[];
   /** the gateway settings stored (or, with --dry-run, that would be), secrets shown only as "set" */
   gateway?: GatewaySettings;
+  /** the knowledge query port stored (or, with --dry-run, that would be), when one is set */
+  knowledge?: { queryPort: number };
 }
 
 function channelsOf(me: MeResponse): Array<{ key: string; label: string }> {
@@ -104,6 +109,18 @@ function checkGatewayInput(given: GatewaySettings, merged: GatewaySettings | und
   checkCommandsSecret(merged, given.commands?.secret === undefined ? 'stored' : 'flag');
 }
 
+/** The gateway serves its knowledge query API and takes the team chat's commands on two loopback ports: never one. */
+function checkPorts(input: SetupInput, gateway: GatewaySettings | undefined, queryPort: number | undefined): void {
+  if (!gateway?.commands?.secret) return;
+  const given = input.queryPort !== undefined || input.gateway.commands?.port !== undefined || input.gateway.commands?.secret !== undefined;
+  const commandsPort = gateway.commands.port ?? DEFAULT_COMMANDS_PORT;
+  if (!given || commandsPort !== (queryPort ?? DEFAULT_KNOWLEDGE_QUERY_PORT)) return;
+  throw usageError(
+    `the knowledge query port (knowledge.queryPort) and the team chat's commands port (gateway.commands.port) are both ${commandsPort}: the gateway needs two ports`,
+    'pass another --query-port or --commands-port',
+  );
+}
+
 /** The settings with every secret replaced by "set": what may be shown. */
 function withoutSecrets({ sink, crm, commands, ai }: GatewaySettings): GatewaySettings {
   const hidden = <T extends object>(part: T, secret: keyof T): T => (part[secret] === undefined ? part : { ...part, [secret]: 'set' });
@@ -145,7 +162,11 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
   const remove = input.removeGateway ?? [];
   const gateway = mergeGateway(session.config.gateway, input.gateway, remove);
   checkGatewayInput(input.gateway, gateway, remove);
-  let endpoint = checkEndpoint(input.endpoint ?? session.endpoint);
+  const queryPort = input.queryPort ?? session.config.knowledge?.queryPort;
+  checkPorts(input, gateway, queryPort);
+  // a service URL that is to be asked for is checked as it is answered: a wrong stored one must not keep setup from fixing it
+  const askEndpoint = input.key === undefined && input.prompter !== undefined && input.endpoint === undefined;
+  let endpoint = askEndpoint ? session.endpoint : checkServiceEndpoint(input.endpoint ?? session.endpoint, input.endpoint === undefined ? 'the endpoint' : '--endpoint');
   let key = input.key;
   if (key === undefined) {
     if (!input.prompter) {
@@ -154,7 +175,7 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
         'create a key with `brandwire login`, or ask an Admin for one',
       );
     }
-    if (input.endpoint === undefined) endpoint = checkEndpoint(await input.prompter.endpoint(endpoint));
+    if (askEndpoint) endpoint = checkServiceEndpoint(await input.prompter.endpoint(endpoint), 'the service URL');
     key = await input.prompter.key();
   }
   key = key.trim();
@@ -177,12 +198,14 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
     brands: me.brands,
   };
   if (gateway) result.gateway = withoutSecrets(gateway);
+  if (queryPort !== undefined) result.knowledge = { queryPort };
   if (input.dryRun) return result;
   const config: StoredConfig = { ...session.config, endpoint, token: key, keyName: me.name, scope: me.scope };
   if (channel) config.channel = channel;
   else delete config.channel;
   if (gateway) config.gateway = gateway;
   else delete config.gateway;
+  if (input.queryPort !== undefined) config.knowledge = { ...config.knowledge, queryPort: input.queryPort };
   writeConfig(session.configPath, config);
   return result;
 }

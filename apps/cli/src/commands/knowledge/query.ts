@@ -2,11 +2,9 @@ import type { BatchReport } from '@brandwire/knowledge';
 import { string as stringArg } from '@oclif/core/args';
 import { boolean } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
-import { CliError, usageError } from '../../lib/cli-error';
-import { EXIT } from '../../lib/exit-codes';
+import { usageError } from '../../lib/cli-error';
 import { closing, openGraph, openReader } from '../../lib/knowledge-access';
-import { readOnlyBatch } from '../../lib/knowledge-batch';
-import { WRITE_HINT, isReadOnlyRefusal } from '../../lib/knowledge-errors';
+import { batchFailure, readOnlyBatch } from '../../lib/knowledge-batch';
 import { presentBatch } from '../../lib/knowledge-present';
 
 export type QueryResult = { ok: true; via: 'gateway' | 'graph' } & BatchReport;
@@ -16,6 +14,7 @@ export default class KnowledgeQuery extends BrandwireCommand {
   static override description = [
     'Read-only by default: the graph is opened read-only (or read through the running gateway), so the database itself refuses writes. Writes and DDL need --write, which opens the graph for writing and needs the gateway stopped.',
     'Statements separated by `;` run one after another; each is reported ("#1 ok (3 rows)", "#2 FAILED: ..."). The batch stops at the first failure unless --continue-on-error, and the exit code is 1 when a statement failed. With --json a failed batch is {"ok":false,"error":…,"code":"BAD_QUERY","statements":[…],"lines":[…]}.',
+    'With --write, a transaction the batch begins (BEGIN TRANSACTION) keeps its writes only with COMMIT: a batch that ends inside it fails ("FAILED: the batch ended inside the transaction #1 began …: its writes were rolled back"), and so does one whose statement fails inside it. Either way the statements that ran in it are reported "#2 ran, rolled back (0 rows)", with "rolledBack":true in --json.',
   ].join('\n\n');
   static override examples = [
     `<%= config.bin %> knowledge query "MATCH (c:Customer) RETURN c.userKey LIMIT 5"`,
@@ -44,12 +43,7 @@ export default class KnowledgeQuery extends BrandwireCommand {
       report = await closing(reader.backend, (backend) => readOnlyBatch(backend, statements, continueOnError));
     }
     await this.show(() => presentBatch(report));
-    if (!report.ok) {
-      const failed = report.lines.filter((line) => line.includes(' FAILED: '));
-      const refusedWrite = report.statements.some((s) => s.error !== undefined && isReadOnlyRefusal(s.error));
-      const hint = !flags.write && refusedWrite ? WRITE_HINT : undefined;
-      throw new CliError('BAD_QUERY', failed.join('; '), EXIT.error, { statements: report.statements, lines: report.lines }, hint);
-    }
+    if (!report.ok) throw batchFailure(report, flags.write);
     return { ...report, ok: true, via };
   }
 }

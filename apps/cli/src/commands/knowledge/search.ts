@@ -1,4 +1,5 @@
 import type { JsonValue, SearchHit } from '@brandwire/knowledge';
+import type { MAX_SEARCH_HITS } from '@brandwire/knowledge-web';
 import { string as stringArg } from '@oclif/core/args';
 import { integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
@@ -28,6 +29,13 @@ export interface TextSearchResult {
   hits: SearchHit[];
 }
 
+/**
+ * The most hits --limit takes: the query API's MAX_SEARCH_HITS, so a search answers the same with the gateway
+ * running or stopped. Typed as that constant, the compiler fails here when it changes; the value is written out
+ * because the tool loads @brandwire/knowledge-web lazily (start-up time), and a flag's bounds are read at load.
+ */
+const MAX_HITS: typeof MAX_SEARCH_HITS = 200;
+
 const CYPHER_HINT = 'for exact questions, query the graph with --cypher, e.g. brandwire knowledge search --cypher "MATCH (i:Inquiry) RETURN i.text LIMIT 10"';
 
 export default class KnowledgeSearch extends BrandwireCommand {
@@ -44,7 +52,7 @@ export default class KnowledgeSearch extends BrandwireCommand {
   static override args = { text: stringArg({ description: 'words to search for in past inquiries and responses, or a question when an AI model is configured' }) };
   static override flags = {
     cypher: string({ description: 'one read-only Cypher statement (MATCH … RETURN …)', helpValue: '<query>' }),
-    limit: integer({ description: 'most hits of a word search (default 20)', min: 1, max: 1000, helpValue: '<n>' }),
+    limit: integer({ description: `most hits of a word search, 1 to ${MAX_HITS} (default 20)`, min: 1, max: MAX_HITS, helpValue: '<n>' }),
   };
 
   async run(): Promise<CypherSearchResult | TextSearchResult> {
