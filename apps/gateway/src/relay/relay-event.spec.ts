@@ -33,6 +33,15 @@ describe('relay events', () => {
     expect(bodyFor('discord', sly, false)).toEqual({ content: '[b] u: <!here\\> @everyone & co', allowed_mentions: { parse: [] } });
   });
 
+  it("takes escape sequences and bidi overrides out of the team chat's line, and relays the text itself whole", () => {
+    const text = 'pay \u001b[31mnow\u001b]8;;https://evil.example\u0007 \u202etxt.exe';
+    const sly = relayEventOf({ id: '8.0', kind: 'message', signal: { seq: 8, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 8, userKey: 'u', sessionId: 's', kind: 'message', text, timestampUnixMs: 0 });
+    expect(bodyFor('slack', sly, false)).toEqual({ text: '[b] u: pay now txt.exe' });
+    expect(bodyFor('teams', sly, false)).toEqual({ text: '[b] u: pay now txt.exe' });
+    expect(bodyFor('discord', sly, false)).toMatchObject({ content: '[b] u: pay now txt.exe' });
+    expect(bodyFor('webhook', sly, true)).toMatchObject({ text, line: '[b] u: pay now txt.exe' });
+  });
+
   it('shows markdown as typed in Discord and Teams (no disguised link), and cuts a line too long for the chat', () => {
     const sly = relayEventOf({ id: '5.0', kind: 'message', signal: { seq: 5, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 5, userKey: 'u', sessionId: 's', kind: 'message', text: '[your order](https://evil.example) **now**', timestampUnixMs: 0 });
     expect(bodyFor('discord', sly, false)).toMatchObject({ content: '[b] u: \\[your order\\]\\(https://evil.example\\) \\*\\*now\\*\\*' });

@@ -1,4 +1,5 @@
 import type { MessageItem, SignalEvent } from '@brandwire/client';
+import { withoutEscapeSequences } from '@brandwire/domain';
 import type { TeamChatType } from './relay-settings';
 
 /** A signal with its content, as the relays receive it. */
@@ -93,19 +94,27 @@ export function bodyFor(type: TeamChatType, e: RelayEvent, withPersonalInfo: boo
   switch (type) {
     case 'slack':
       // a customer's `<!channel>` or `<https://…|disguised link>` is shown as typed, never acted on
-      return { text: cut(teamChatLine(e, slackEscaped), LONGEST.slack) };
+      return { text: cut(teamChatLine(e, shownWith(slackEscaped)), LONGEST.slack) };
     case 'teams':
-      return { text: cut(teamChatLine(e, markdownEscaped), LONGEST.teams) };
+      return { text: cut(teamChatLine(e, shownWith(markdownEscaped)), LONGEST.teams) };
     case 'discord':
       // a customer's @everyone or <@id> pings no one
-      return { content: cut(teamChatLine(e, markdownEscaped), LONGEST.discord), allowed_mentions: { parse: [] } };
+      return { content: cut(teamChatLine(e, shownWith(markdownEscaped)), LONGEST.discord), allowed_mentions: { parse: [] } };
     case 'webhook': {
       const { nickname, phoneNumber, ...event } = e;
       const personal = withPersonalInfo ? { ...(nickname !== undefined && { nickname }), ...(phoneNumber !== undefined && { phoneNumber }) } : {};
       // to a team chat, `thread` names the customer: one that threads by it sends it back with a command typed there
-      return { ...event, ...personal, line: teamChatLine(e), ...(!withPersonalInfo && { thread: `${e.brandKey}:${e.userKey}` }) };
+      return { ...event, ...personal, line: teamChatLine(e, withoutEscapeSequences), ...(!withPersonalInfo && { thread: `${e.brandKey}:${e.userKey}` }) };
     }
   }
+}
+
+/**
+ * What a customer or an agent wrote, as a team chat shows it: without escape sequences and bidi overrides (a
+ * reversed `exe.txt` reads as a harmless name), then with the chat's markup escaped.
+ */
+function shownWith(escaped: (text: string) => string): (written: string) => string {
+  return (written) => escaped(withoutEscapeSequences(written));
 }
 
 /** Slack's control characters as entities: a `<!channel>` or `<https://…|link>` someone typed is shown, never acted on. */
