@@ -1,5 +1,6 @@
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiBody, ApiConsumes, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { ThrottlerGuard } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { CONFIG } from '../app/tokens';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
@@ -16,6 +17,7 @@ import {
   DeviceTokenResponseDto,
 } from './dto/device-auth.dto';
 import { DeviceAuthService } from './device-auth.service';
+import { PAIRINGS_PER_MINUTE } from './pairing-rate-limit';
 
 /** Approving or denying a user code (DeviceAuthService.pendingCode and the decision itself). */
 const DECISION_ERRORS = {
@@ -44,8 +46,10 @@ export class DeviceAuthController {
   @Post('code')
   @HttpCode(200)
   @Public()
+  @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Start a device pairing (RFC 8628 device authorization request), used by `brandwire login`' })
   @ApiOkResponse({ type: DeviceCodeResponseDto })
+  @ApiErrors({ RATE_LIMITED: `more than ${PAIRINGS_PER_MINUTE} pairings started from one address within a minute (Retry-After says when to try again)` })
   async code(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<DeviceCodeResponseDto> {
     response.setHeader('Cache-Control', 'no-store');
     return this.deviceAuth.start(this.baseUrlOf(request));

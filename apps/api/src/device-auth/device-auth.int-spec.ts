@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
+import { PAIRINGS_PER_MINUTE } from './pairing-rate-limit';
 
 interface CodeReply {
   device_code: string;
@@ -150,6 +151,32 @@ describe('device pairing behind a load balancer', () => {
       expect(reply.body).toMatchObject({
         verification_uri: 'https://brandwire.example.com/pair',
         verification_uri_complete: `https://brandwire.example.com/pair?code=${reply.body.user_code}`,
+      });
+    } finally {
+      await h.stop();
+    }
+  });
+});
+
+describe('device pairing: starts per client address', () => {
+  it(`refuses pairings past ${PAIRINGS_PER_MINUTE} started from one address within a minute with 429, saying when to try again; polls go on`, async () => {
+    const h = await ServiceHarness.start();
+    try {
+      const started = [];
+      for (let i = 0; i < PAIRINGS_PER_MINUTE; i += 1) started.push(await h.post<CodeReply>('/api/auth/device/code', {}, null));
+      expect(started.map((reply) => reply.status)).toEqual(Array(PAIRINGS_PER_MINUTE).fill(200));
+      const refused = await h.post('/api/auth/device/code', {}, null);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({
+        ok: false,
+        code: 'RATE_LIMITED',
+        message: expect.stringMatching(new RegExp(`^too many pairings started from this address \\(at most ${PAIRINGS_PER_MINUTE} a minute\\): try again in \\d+ s$`)),
+      });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const first = started[0]?.body.device_code ?? '';
+      expect(await h.post('/api/auth/device/token', { device_code: first, grant_type: 'urn:ietf:params:oauth:grant-type:device_code' }, null)).toMatchObject({
+        status: 400,
+        body: { error: 'authorization_pending' },
       });
     } finally {
       await h.stop();
