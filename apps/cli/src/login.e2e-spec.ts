@@ -104,13 +104,6 @@ describe('login: device pairing approved on the pairing page in Chromium', () =>
     expect(() => statSync(join(config, 'config.json'))).toThrow();
   });
 
-  it('refuses an --endpoint ending in /api (the tool adds it) before asking the service anything', async () => {
-    const config = s.configDir('api-path');
-    const run = await s.run(['login', '--console', '--endpoint', `${s.url}/api/`, '--json'], { config });
-    expect({ code: run.code, out: run.json() }).toEqual({ code: 2, out: { ok: false, code: 'USAGE', error: `--endpoint must be the service's base address, without /api: ${s.url}` } });
-    expect(() => statSync(join(config, 'config.json'))).toThrow();
-  });
-
   it('opens the browser at the pairing page without --console', async () => {
     // xdg-open (inside the `open` package) hands the URL to $BROWSER when there is no desktop: a script records it
     const browserLog = join(s.dir, 'browser.log');

@@ -117,9 +117,22 @@ export class Http {
       throw new ApiError(response.status, 'BAD_RESPONSE', `the endpoint ${this.options.endpoint} did not answer as a Brandwire service: ${request} answered ${response.status} ${problem}`);
     }
     const envelope = envelopeOf(response.data);
-    if (envelope) throw new ApiError(response.status, envelope.code, envelope.message);
+    if (envelope) throw new ApiError(response.status, envelope.code, envelope.code === 'NO_ROUTE' ? envelope.message + apiPathHint(this.options.endpoint) : envelope.message);
     throw new ApiError(response.status, `HTTP_${response.status}`, `the service answered HTTP ${response.status} without the error envelope`);
   }
+}
+
+/**
+ * For a route the service does not know: an endpoint ending in /api is likely one level too deep, as the client adds
+ * /api itself. Only a hint: a service behind a reverse proxy may well live under a path ending in /api.
+ */
+function apiPathHint(endpoint: string): string {
+  const url = new URL(endpoint);
+  if (!/\/api\/*$/i.test(url.pathname)) return '';
+  url.pathname = url.pathname.replace(/\/api\/*$/i, '');
+  url.search = '';
+  url.hash = '';
+  return ` (the endpoint ${endpoint} ends in /api, which the client adds itself: is the service at ${url.href.replace(/\/+$/, '')}?)`;
 }
 
 function defined(query: Query): Record<string, string | number> {

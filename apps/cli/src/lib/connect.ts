@@ -22,27 +22,10 @@ export function checkEndpoint(value: string, source = '--endpoint'): string {
   return value.replace(/\/+$/, '');
 }
 
-/**
- * Checks the address of the Brandwire service: an http(s) URL whose path does not end in /api, which the tool adds
- * itself (`…/api` would ask `/api/api/agent/me` and get NO_ROUTE). Under another path (a reverse proxy's prefix) it may be.
- */
-export function checkServiceEndpoint(value: string, source = '--endpoint'): string {
-  const endpoint = checkEndpoint(value, source);
-  const url = new URL(endpoint);
-  if (!/\/api\/*$/i.test(url.pathname)) return endpoint;
-  url.pathname = url.pathname.replace(/\/api\/*$/i, '');
-  const base = url.href.replace(/\/+$/, '');
-  const hint =
-    source === 'the endpoint'
-      ? `\`brandwire env\` shows where it comes from: set BRANDWIRE_ENDPOINT to ${base}, or store it with \`brandwire setup <key> --endpoint ${base}\``
-      : `the tool adds /api/agent/… itself: \`brandwire setup <key> --endpoint ${base}\``;
-  throw usageError(`${source} must be the service's base address, without /api: ${base}`, hint);
-}
-
 /** A client of the service; loads the client lib (and its HTTP library) only now. */
 export async function clientFor(endpoint: string, token: string | undefined): Promise<BrandwireClient> {
   const { BrandwireClient } = await import('@brandwire/client');
-  return new BrandwireClient({ endpoint: checkServiceEndpoint(endpoint, 'the endpoint'), token, userAgent: userAgent() });
+  return new BrandwireClient({ endpoint: checkEndpoint(endpoint, 'the endpoint'), token, userAgent: userAgent() });
 }
 
 /** A client with the session's key; without a key this is the "authentication needed" failure (exit 4). */
