@@ -2,11 +2,11 @@ import http from 'node:http';
 import { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
- * The messenger's cap on a JSON body. It must stay above anything the service sends: the service takes bodies
- * up to its JSON_BODY_LIMIT (1 MB by default) and re-serialises them with the fields it adds (user_key,
- * sender_key, serial_number, message_type...), so a text just under the service's limit makes a body a little
- * over 1 MB. With a cap of exactly 1 MB such a text was refused as -509 (body too large) where any over-long
- * text gets -506; 4 MB leaves ample room, and the text rules still answer.
+ * The messenger's cap on a JSON body. The service takes bodies up to its JSON_BODY_LIMIT (1 MB by default) and
+ * re-serialises them with the fields it adds (user_key, sender_key, serial_number, message_type...), so a text just
+ * under the default limit makes a body a little over 1 MB: with a cap of exactly 1 MB it was refused as -509 (body
+ * too large) where any over-long text gets -506. 4 MB leaves room for the default limit and up to about 3.9 MB; a
+ * JSON_BODY_LIMIT set higher lets through texts the sandbox refuses as -509, as a messenger with its own cap would.
  */
 export const JSON_LIMIT_BYTES = 4 * 1024 * 1024;
 
