@@ -150,6 +150,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
 async function serve(app: NestExpressApplication, config: Config, gate: RequestGate | undefined): Promise<{ url: string; drain: ConnectionDrain }> {
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   if (gate) app.use(gate.middleware);
   app.use(cachedRoomPages(app.get(RoomPageCache), app.get(ApiKeysService), app.get(BrandAccessService)));
   app.use(jsonBodyParser(config.jsonBodyLimit));

@@ -51,6 +51,16 @@ describe('loadConfig: sizes, levels and hosts', () => {
     expect(() => loadConfig({ DELIVERY_LEASE_MS: '300' })).toThrow(new ConfigError('DELIVERY_LEASE_MS must be a whole number from 1000 up (a shorter lease runs out between its renewals), got "300"'));
   });
 
+  it('believes X-Forwarded-For only from the proxies TRUST_PROXY names, by count or by address', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: ' 10.0.0.0/8, loopback ,fd00::1' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback', 'fd00::1']);
+    for (const raw of ['true', 'everyone', '10.0.0.0/33', '1.5']) {
+      expect(() => loadConfig({ TRUST_PROXY: raw })).toThrow(`TRUST_PROXY must be the number of proxies in front of the service (such as 1), or their addresses and ranges separated by commas (such as 10.0.0.0/8, loopback, uniquelocal), got "${raw}"`);
+    }
+  });
+
   it('refuses a seed that is a folder', () => {
     expect(() => loadConfig({ BRANDWIRE_SEED: '/tmp' })).toThrow(new ConfigError('BRANDWIRE_SEED must name a file, and /tmp is a folder'));
   });

@@ -3,6 +3,7 @@ import { constants, accessSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ianaTimeZone } from '@brandwire/domain';
 import { withoutPassword } from '@brandwire/store';
+import ipaddr from 'ipaddr.js';
 
 /** Everything the service reads from its environment, validated once at start-up. */
 export interface Config {
@@ -26,6 +27,8 @@ export interface Config {
   roomCacheBytes: number;
   /** Whether the embedded SQLite file is worked on a thread of its own (off: on the event loop's thread). */
   sqliteThread: boolean;
+  /** The proxies whose X-Forwarded-For and -Proto are believed (Express's `trust proxy`): how many, or their addresses. */
+  trustProxy: number | string[] | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -127,6 +130,43 @@ function readableFile(env: Env, name: string): string | undefined {
   return path;
 }
 
+/** Express's names for address ranges a proxy may sit in. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * TRUST_PROXY: the number of proxies in front of the service (1 for one load balancer), or their addresses and
+ * ranges. Unset, the client is the connection's address, and a client's own X-Forwarded-For is never believed.
+ */
+function trustProxy(env: Env): number | string[] | undefined {
+  const raw = env['TRUST_PROXY']?.trim();
+  if (raw === undefined || raw === '' || raw === '0') return undefined;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const known = (entry: string): boolean => PROXY_RANGES.includes(entry) || isAddress(entry) || isRange(entry);
+  if (!entries.every(known)) {
+    throw new ConfigError(
+      `TRUST_PROXY must be the number of proxies in front of the service (such as 1), or their addresses and ranges separated by commas (such as 10.0.0.0/8, loopback, uniquelocal), got "${raw}"`,
+    );
+  }
+  return entries;
+}
+
+/** An address as people write it: ipaddr.js alone also takes the old forms such as `1.5` (1.0.0.5). */
+function isAddress(entry: string): boolean {
+  return ipaddr.IPv4.isValidFourPartDecimal(entry) || ipaddr.IPv6.isValid(entry);
+}
+
+function isRange(entry: string): boolean {
+  const [address = '', bits] = entry.split('/');
+  if (bits === undefined || !isAddress(address)) return false;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const upstreamUrl = url(env, 'UPSTREAM_URL', ['http:', 'https:']);
   return {
@@ -146,5 +186,6 @@ export function loadConfig(env: Env = process.env): Config {
     deliveryLeaseMs: positiveInt(env, 'DELIVERY_LEASE_MS', 30_000, LEAST_DELIVERY_LEASE_MS, ' (a shorter lease runs out between its renewals)'),
     roomCacheBytes: wholeNumber(env, 'ROOM_CACHE_MB', 32) * 1024 * 1024,
     sqliteThread: flag(env, 'SQLITE_THREAD', true),
+    trustProxy: trustProxy(env),
   };
 }

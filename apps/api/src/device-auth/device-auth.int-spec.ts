@@ -183,3 +183,24 @@ describe('device pairing: starts per client address', () => {
     }
   });
 });
+
+describe('device pairing behind a proxy the service trusts (TRUST_PROXY)', () => {
+  it("counts the pairings of each client the proxy names, and a client's own X-Forwarded-For only when the proxy is trusted", async () => {
+    const startFrom = (h: ServiceHarness, client: string) => h.request('POST', '/api/auth/device/code', { token: null, body: {}, headers: { 'x-forwarded-for': client } });
+    const trusting = await ServiceHarness.start({ env: { TRUST_PROXY: 'loopback' } });
+    try {
+      for (let i = 0; i < PAIRINGS_PER_MINUTE; i += 1) expect((await startFrom(trusting, '203.0.113.1')).status).toBe(200);
+      expect((await startFrom(trusting, '203.0.113.1')).status).toBe(429);
+      expect((await startFrom(trusting, '203.0.113.2')).status).toBe(200);
+    } finally {
+      await trusting.stop();
+    }
+    const untrusting = await ServiceHarness.start();
+    try {
+      for (let i = 0; i < PAIRINGS_PER_MINUTE; i += 1) expect((await startFrom(untrusting, `203.0.113.${i + 10}`)).status).toBe(200);
+      expect((await startFrom(untrusting, '203.0.113.99')).status).toBe(429);
+    } finally {
+      await untrusting.stop();
+    }
+  });
+});
