@@ -90,6 +90,22 @@ export function leadingKeyword(statement: string): string {
   return PREFIXES.has(word) ? firstWord(statement, end).word : word;
 }
 
+/** Statements that end the open transaction (the _SKIP_CHECKPOINT forms leave the WAL for later). */
+const TRANSACTION_ENDS = new Set(['COMMIT', 'ROLLBACK', 'COMMIT_SKIP_CHECKPOINT', 'ROLLBACK_SKIP_CHECKPOINT']);
+
+/**
+ * What a statement does to the transaction of its batch: begins one (`BEGIN TRANSACTION [READ ONLY]`), ends it, or
+ * neither. By its very first word: `EXPLAIN COMMIT` only plans a commit.
+ */
+export function transactionStep(statement: string): 'begin' | 'begin read-only' | 'end' | undefined {
+  const { word } = firstWord(statement, 0);
+  if (word === 'BEGIN') {
+    const words = keywordsOf(statement);
+    return words.has('READ') && words.has('ONLY') ? 'begin read-only' : 'begin';
+  }
+  return TRANSACTION_ENDS.has(word) ? 'end' : undefined;
+}
+
 /**
  * Whether a statement that leads with CALL calls a function (`CALL show_tables() RETURN *`) rather than
  * changing a setting of the connection (`CALL timeout=1`).

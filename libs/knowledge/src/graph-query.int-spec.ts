@@ -259,6 +259,23 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     await withGraph(temp.path, {}, (graph) => graph.queryBatch("MATCH (c:Channel) WHERE c.key STARTS WITH 'tx-' DELETE c", { write: true }));
   });
 
+  it('takes EXPLAIN COMMIT for a plan, not for the end of the transaction it explains', async () => {
+    const report = await withGraph(temp.path, {}, (graph) => graph.queryBatch("BEGIN TRANSACTION; CREATE (:Channel {key: 'tx-explained'}); EXPLAIN COMMIT", { write: true }));
+    expect(report.ok).toBe(false);
+    expect(report.lines).toEqual([
+      '#1 ran, rolled back (0 rows)',
+      '#2 ran, rolled back (0 rows)',
+      expect.stringMatching(/^#3 (ok|ran, rolled back) \(\d+ rows?\)$/),
+      'FAILED: the batch ended inside the transaction #1 began (BEGIN TRANSACTION without COMMIT): its writes were rolled back',
+    ]);
+  });
+
+  it('lets a write batch end inside a read-only transaction: nothing was written, and what it read stands', async () => {
+    const report = await withGraph(temp.path, {}, (graph) => graph.queryBatch('begin transaction read only; MATCH (c:Channel) RETURN count(c)', { write: true }));
+    expect(report).toMatchObject({ ok: true, lines: ['#1 ok (0 rows)', '#2 ok (1 row)'] });
+    expect(report.statements.map((s) => s.rolledBack)).toEqual([undefined, undefined]);
+  });
+
   it.each([
     ['a binder error, after which Kuzu ends the transaction itself', 'MATCH (x:Nope) RETURN x', /^#3 FAILED: Binder exception: Table Nope does not exist\.$/],
     ['a parser error, after which Kuzu would keep the transaction open', 'garbage here', /^#3 FAILED: Parser exception: /],
@@ -269,7 +286,7 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     const report = await withGraph(temp.path, {}, (graph) => graph.queryBatch(batch, { write: true, continueOnError: true }));
     expect(report.ok).toBe(false);
     expect(report.lines).toEqual(['#1 ran, rolled back (0 rows)', '#2 ran, rolled back (0 rows)', expect.stringMatching(failure), '#4 ok (0 rows)']);
-    expect(report.statements.map((s) => (s as { rolledBack?: boolean }).rolledBack === true)).toEqual([true, true, false, false]);
+    expect(report.statements.map((s) => s.rolledBack === true)).toEqual([true, true, false, false]);
     expect(await channels()).toEqual([['tx-after']]);
     const stopped = await withGraph(temp.path, {}, (graph) => graph.queryBatch(batch.replace('tx-lost', 'tx-lost-too'), { write: true }));
     expect(stopped.lines).toEqual(['#1 ran, rolled back (0 rows)', '#2 ran, rolled back (0 rows)', expect.stringMatching(failure), '#4 skipped']);

@@ -5,7 +5,7 @@
  * statements write files (COPY ... TO, EXPORT DATABASE) and load extensions: those are refused here unless the
  * caller allows writes, so no read-only path (a loopback API a web page can reach, for one) writes to disk.
  */
-import { callsFunction, keywordsOf, leadingKeyword, splitStatements } from './cypher-text';
+import { callsFunction, keywordsOf, leadingKeyword, splitStatements, transactionStep } from './cypher-text';
 import { KnowledgeGraphError } from './errors';
 import { exactRows } from './exact-result';
 import type { KuzuConnection } from './kuzu-native';
@@ -139,30 +139,32 @@ export async function queryBatch(conn: KuzuConnection, text: string, options: Ba
   const run = (statement: string): Promise<QueryResultJson> => queryJson(conn, statement, undefined, access);
   if (!access.write || readOnlyDatabase) return runBatch(statements, options.continueOnError === true, run);
 
-  /** the 1-based index of the statement that began the open transaction */
-  let begun: number | undefined;
+  /** the open transaction: the 1-based index of the statement that began it, and whether it may write */
+  let begun: { index: number; readOnly: boolean } | undefined;
   let index = 0;
-  /** statements [from, to] ran in a transaction that was rolled back */
+  /** statements [from, to] ran in a transaction whose writes were rolled back */
   const lost: Array<[number, number]> = [];
   const report = await runBatch(statements, options.continueOnError === true, async (statement) => {
     index += 1;
     try {
       const result = await run(statement);
-      const keyword = leadingKeyword(statement);
-      if (keyword === 'BEGIN') begun = index;
-      else if (keyword === 'COMMIT' || keyword === 'ROLLBACK') begun = undefined;
+      const step = transactionStep(statement);
+      if (step === 'end') begun = undefined;
+      else if (step !== undefined) begun = { index, readOnly: step === 'begin read-only' };
       return result;
     } catch (error) {
       if (begun !== undefined) {
         await rolledBackOpenTransaction(conn);
-        lost.push([begun, index - 1]);
+        if (!begun.readOnly) lost.push([begun.index, index - 1]);
         begun = undefined;
       }
       throw error;
     }
   });
   const endedInside = await rolledBackOpenTransaction(conn);
-  if (endedInside && begun !== undefined) lost.push([begun, index]);
+  // a read-only transaction left open loses nothing: what it read stands
+  if (endedInside && begun?.readOnly === true) return report;
+  if (endedInside && begun !== undefined) lost.push([begun.index, index]);
   if (lost.length === 0 && !endedInside) return report;
   const isLost = (s: StatementReport): boolean => s.ok && lost.some(([from, to]) => s.index >= from && s.index <= to);
   const reported = report.statements.map((s): StatementReport => (isLost(s) ? { ...s, rolledBack: true } : s));
@@ -172,7 +174,7 @@ export async function queryBatch(conn: KuzuConnection, text: string, options: Ba
   });
   if (!endedInside) return { ...report, statements: reported, lines };
   // `begun` is unknown only if a statement began the transaction in a way not followed here: still rolled back
-  const which = begun === undefined ? 'a transaction it began' : `the transaction #${begun} began`;
+  const which = begun === undefined ? 'a transaction it began' : `the transaction #${begun.index} began`;
   lines.push(`FAILED: the batch ended inside ${which} (BEGIN TRANSACTION without COMMIT): its writes were rolled back`);
   return { ok: false, statements: reported, lines };
 }
