@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:net';
 import { join } from 'node:path';
 import { TEST_TOKENS } from '@brandwire/client/testing';
@@ -58,7 +58,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const status = await cli(['gateway', 'status', '--json']);
     expect(status.code).toBe(0);
     expect(status.json()).toEqual({
-      ok: true, running: false, pid: null, port, startedAt: null, uptimeSeconds: null, answers: false, relays: [], commandsUrl: null, graphPath: join(config, 'knowledge', 'graph.kuzu'), logPath, statePath,
+      ok: true, running: false, pid: null, port, startedAt: null, uptimeSeconds: null, answers: false, viewUrl: null, relays: [], commandsUrl: null, graphPath: join(config, 'knowledge', 'graph.kuzu'), logPath, statePath,
     });
     const stop = await cli(['gateway', 'stop']);
     expect({ code: stop.code, stdout: stop.stdout }).toEqual({ code: 0, stdout: 'The gateway is not running.\n' });
@@ -68,20 +68,35 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const start = await cli(['gateway', 'start', '--json']);
     expect({ code: start.code, stderr: start.stderr }).toEqual({ code: 0, stderr: '' });
     const started = start.json<{ pid: number }>();
-    expect(started).toEqual({ ok: true, started: true, pid: expect.any(Number), port, startedAt: expect.any(String), relays: [], commandsUrl: null, statePath, logPath, graphPath: join(config, 'knowledge', 'graph.kuzu') });
+    const state = JSON.parse(readFileSync(statePath, 'utf8')) as { queryToken: string };
+    expect(state).toMatchObject({ pid: started.pid, port, graph: join(config, 'knowledge', 'graph.kuzu'), queryToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(statSync(statePath).mode & 0o777).toBe(0o600);
+    const viewUrl = `http://127.0.0.1:${port}/?token=${state.queryToken}`;
+    expect(started).toEqual({ ok: true, started: true, pid: expect.any(Number), port, startedAt: expect.any(String), viewUrl, relays: [], commandsUrl: null, statePath, logPath, graphPath: join(config, 'knowledge', 'graph.kuzu') });
     expect(isAlive(started.pid)).toBe(true);
-    expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ pid: started.pid, port, graph: join(config, 'knowledge', 'graph.kuzu') });
     expect(readFileSync(logPath, 'utf8')).toContain(`gateway started: pid ${started.pid}`);
+    expect(readFileSync(logPath, 'utf8')).not.toContain(state.queryToken);
+    // nothing of the graph without the token
+    const refused = await fetch(`http://127.0.0.1:${port}/knowledge/status`);
+    expect([refused.status, await refused.json()]).toEqual([401, expect.objectContaining({ ok: false, code: 'UNAUTHORIZED' })]);
 
     const again = await cli(['gateway', 'start']);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(new RegExp(`^The gateway is already running\\.\\npid: +${started.pid}\\nport: +${port}\\nrelays: +none \\(set a team-chat sink or a CRM with \`brandwire setup\`\\)\\n`));
     expect(again.stderr).toBe('');
+    expect(again.stdout).toMatch(new RegExp(`^view: +${viewUrl.replace(/[.?]/g, '\\$&')}$`, 'm'));
 
     const status = await cli(['gateway', 'status', '--json']);
-    expect(status.json()).toMatchObject({ ok: true, running: true, pid: started.pid, port, answers: true, uptimeSeconds: expect.any(Number) });
+    expect(status.json()).toMatchObject({ ok: true, running: true, pid: started.pid, port, answers: true, uptimeSeconds: expect.any(Number), viewUrl });
     const text = await cli(['gateway', 'status']);
     expect(text.stdout).toMatch(new RegExp(`^The gateway is running\\.\\npid: +${started.pid}\\nport: +${port}\\nuptime: +\\d+ s\\nrelays: +none\\n`));
+    expect(text.stdout).toMatch(new RegExp(`^view: +${viewUrl.replace(/[.?]/g, '\\$&')}$`, 'm'));
+    // the page's way in: the token for a cookie, which the page's requests then carry
+    const login = await fetch(viewUrl, { redirect: 'manual' });
+    expect([login.status, login.headers.get('location')]).toEqual([303, '/']);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toBe(`brandwire-knowledge-${port}=${state.queryToken}`);
+    expect((await fetch(`http://127.0.0.1:${port}/`, { headers: { cookie } })).status).toBe(200);
   });
 
   it('two starts at the same moment: one starts the gateway, the other finds it running (both exit 0)', async () => {
@@ -95,17 +110,28 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect(existsSync(`${statePath}.starting`)).toBe(false);
   });
 
-  it('serves status, search and read-only query to the knowledge commands while it holds the graph', async () => {
+  it('serves status, search and read-only query to the knowledge commands while it holds the graph, with the token of its state file', async () => {
     const status = await cli(['knowledge', 'status', '--json']);
     expect(status.json()).toMatchObject({ ok: true, installed: true, via: 'gateway', nodes: { Inquiry: 1, Response: 1 } });
-    // a config folder with no graph of its own, only the gateway's port: any answer came from the gateway
+    // a config folder with no graph of its own, only the gateway's port: that gateway takes only its own folder's
+    // token, so the folder is told whose gateway answers there instead of reading through it
     const elsewhere = s.configDir('gw-no-graph');
     writeConfig(elsewhere);
-    // its status names the graph it read: the gateway's, not the one this folder would have
+    const { pid } = JSON.parse(readFileSync(statePath, 'utf8')) as { pid: number };
     const elsewhereStatus = await cli(['knowledge', 'status', '--json'], elsewhere);
-    expect(elsewhereStatus.json()).toMatchObject({ installed: true, via: 'gateway', graphPath: status.json<{ graphPath: string }>().graphPath });
-    expect(status.json<{ graphPath: string }>().graphPath).not.toContain('gw-no-graph');
-    const search = await cli(['knowledge', 'search', 'delivery address', '--json'], elsewhere);
+    expect(elsewhereStatus.code).toBe(1);
+    expect(elsewhereStatus.json()).toEqual({
+      ok: false,
+      code: 'GATEWAY_UNAUTHORIZED',
+      error: `this config folder has no knowledge graph of its own, and the gateway of another config folder (pid ${pid}, state file ${statePath}) answers on its query port ${port}: that gateway takes only the access token in its own state file`,
+      port,
+      gatewayPid: pid,
+      gatewayStatePath: statePath,
+    });
+    const elsewhereSearch = await cli(['knowledge', 'search', 'delivery address'], elsewhere);
+    expect(elsewhereSearch.code).toBe(1);
+    expect(elsewhereSearch.stderr).toMatch(/\(GATEWAY_UNAUTHORIZED\)\nHint: run the command with that gateway's config folder \(BRANDWIRE_CONFIG_DIR\)/);
+    const search = await cli(['knowledge', 'search', 'delivery address', '--json']);
     expect(search.code).toBe(0);
     expect(search.json()).toMatchObject({ ok: true, hits: expect.arrayContaining([expect.objectContaining({ kind: 'inquiry', text: 'Can I change the delivery address?' })]) });
     // the gateway answers as many hits as the tool's --limit takes, and no more: 201 is a usage error on both paths
@@ -114,19 +140,23 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const tooMany = await cli(['knowledge', 'search', 'delivery', '--limit', '201', '--json']);
     expect(tooMany.code).toBe(2);
     expect(tooMany.json()).toEqual({ ok: false, error: 'Parsing --limit; Expected an integer less than or equal to 200 but received: 201', code: 'USAGE' });
-    const cypher = await cli(['knowledge', 'search', '--cypher', 'MATCH (c:Customer) RETURN c.userKey AS who, count(*) AS n', '--json'], elsewhere);
+    const cypher = await cli(['knowledge', 'search', '--cypher', 'MATCH (c:Customer) RETURN c.userKey AS who, count(*) AS n', '--json']);
     expect(cypher.json()).toEqual({ ok: true, columns: ['who', 'n'], types: ['STRING', 'INT64'], rows: [['dora', 1]] });
-    const query = await cli(['knowledge', 'query', 'MATCH (r:Response) RETURN r.text; MATCH (x:Nope) RETURN x', '--json'], elsewhere);
+    const query = await cli(['knowledge', 'query', 'MATCH (r:Response) RETURN r.text; MATCH (x:Nope) RETURN x', '--json']);
     expect(query.code).toBe(1);
     expect(query.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', lines: ['#1 ok (1 row)', expect.stringMatching(/^#2 FAILED: .*Nope/)] });
-    const write = await cli(['knowledge', 'search', '--cypher', "CREATE (:Channel {key: 'x'})", '--json'], elsewhere);
+    const write = await cli(['knowledge', 'search', '--cypher', "CREATE (:Channel {key: 'x'})", '--json']);
     expect(write.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', error: expect.stringMatching(/read-only/i) });
 
-    const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: elsewhere } });
+    const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: config } });
     try {
-      const started = JSON.parse(await firstLine(view)) as { url: string; via: string };
+      const started = JSON.parse(await firstLine(view)) as { url: string; via: string; port: number };
       expect(started).toMatchObject({ ok: true, via: 'gateway' });
-      const rows = await fetch(`${started.url}cypher?q=${encodeURIComponent('MATCH (c:Customer) RETURN c.userKey')}`);
+      // the view's own token, not the gateway's
+      const viewToken = new URL(started.url).searchParams.get('token') ?? '';
+      expect(viewToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(readFileSync(statePath, 'utf8')).not.toContain(viewToken);
+      const rows = await fetch(`http://127.0.0.1:${started.port}/cypher?q=${encodeURIComponent('MATCH (c:Customer) RETURN c.userKey')}`, { headers: { authorization: `Bearer ${viewToken}` } });
       expect(await rows.json()).toMatchObject({ ok: true, rows: [['dora']] });
     } finally {
       view.kill('SIGINT');
@@ -185,7 +215,8 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const { pid } = start.json<{ pid: number }>();
     writeFileSync(statePath, '{"pid": 12');
     const status = await cli(['gateway', 'status', '--json']);
-    expect(status.json()).toMatchObject({ ok: true, running: true, pid, port, answers: true });
+    // it answers, though only to its token, which was in the file
+    expect(status.json()).toMatchObject({ ok: true, running: true, pid, port, answers: true, viewUrl: null });
     // its start time read from the process: seconds ago, not now
     const { startedAt } = status.json<{ startedAt: string }>();
     expect(Date.now() - Date.parse(startedAt)).toBeGreaterThanOrEqual(0);
@@ -197,6 +228,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const text = await cli(['gateway', 'status']);
     expect(text.stdout).toMatch(/^relays: +unknown \(its state file is damaged or gone\)$/m);
     expect(text.stdout).toMatch(/^team-chat commands: +unknown \(its state file is damaged or gone\)$/m);
+    expect(text.stdout).toMatch(/^view: +unknown \(its state file, which holds its token, is damaged or gone: `brandwire gateway restart` makes a new one\)$/m);
     const again = await cli(['gateway', 'start', '--json']);
     expect(again.json()).toMatchObject({ ok: true, started: false, pid });
     expect(again.json()).not.toHaveProperty('relays');
@@ -211,10 +243,12 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const { pid } = (await cli(['gateway', 'start', '--json'])).json<{ pid: number }>();
     rmSync(statePath);
     const status = await cli(['gateway', 'status', '--json']);
-    expect(status.json()).toMatchObject({ ok: true, running: true, pid, port, answers: true });
+    expect(status.json()).toMatchObject({ ok: true, running: true, pid, port, answers: true, viewUrl: null });
     expect(status.json()).not.toHaveProperty('relays');
-    expect((await cli(['gateway', 'start', '--json'])).json()).toMatchObject({ ok: true, started: false, pid });
-    expect((await cli(['knowledge', 'status', '--json'])).json()).toMatchObject({ via: 'gateway' });
+    expect((await cli(['gateway', 'start', '--json'])).json()).toMatchObject({ ok: true, started: false, pid, viewUrl: null });
+    // its token went with the file: the graph is read beside it, read-only, saying why
+    expect((await cli(['knowledge', 'status', '--json'])).json()).toMatchObject({ via: 'graph', tokenlessGatewayPid: pid, nodes: { Inquiry: 1, Response: 1 } });
+    expect((await cli(['knowledge', 'status'])).stdout).toContain(`read through:      the graph file, read-only beside the gateway (pid ${pid}), whose state file with its access token is damaged or gone (\`brandwire gateway restart\` writes a new one)\n`);
     const stop = await cli(['gateway', 'stop', '--json']);
     expect(stop.json()).toEqual({ ok: true, stopped: true, pid, killed: false, statePath });
     expect(isAlive(pid)).toBe(false);

@@ -318,11 +318,19 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_TOKEN: TEST_TOKENS.reader }, processGroup: true });
     try {
       const started = JSON.parse(await firstLine(view)) as { ok: boolean; url: string; localhostUrl: string; port: number; via: string };
-      expect(started).toEqual({ ok: true, url: `http://127.0.0.1:${started.port}/`, localhostUrl: `http://localhost:${started.port}/`, port: expect.any(Number), via: 'graph' });
-      const page = await fetch(started.url);
+      const token = new URL(started.url).searchParams.get('token') ?? '';
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(started).toEqual({ ok: true, url: `http://127.0.0.1:${started.port}/?token=${token}`, localhostUrl: `http://localhost:${started.port}/?token=${token}`, port: expect.any(Number), via: 'graph' });
+      const base = `http://127.0.0.1:${started.port}/`;
+      expect((await fetch(base)).status).toBe(401);
+      // the printed URL lets the page in: its token for a cookie
+      const login = await fetch(started.url, { redirect: 'manual' });
+      expect([login.status, login.headers.get('location')]).toEqual([303, '/']);
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const page = await fetch(base, { headers: { cookie } });
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
-      const cypher = await fetch(`${started.url}cypher?q=${encodeURIComponent('MATCH (c:Customer) RETURN c.userKey AS who ORDER BY who')}`);
+      const cypher = await fetch(`${base}cypher?q=${encodeURIComponent('MATCH (c:Customer) RETURN c.userKey AS who ORDER BY who')}`, { headers: { cookie } });
       expect(await cypher.json()).toMatchObject({ ok: true, columns: ['who'], rows: [['alice'], ['bob'], ['carol']] });
 
       const build = await kg(['build', '--json']);

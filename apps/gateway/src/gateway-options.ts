@@ -13,9 +13,14 @@ The Brandwire gateway daemon. \`brandwire gateway start\` runs it in the backgro
 It opens the knowledge graph read-only (as "the gateway", the name a refused \`knowledge build\` shows) and serves
 its query API and view page on 127.0.0.1 until SIGTERM or SIGINT.
 
+Every request needs the access token the gateway makes at each start and keeps only in its state file
+(queryToken): programs send \`Authorization: Bearer <token>\`; a browser opens http://127.0.0.1:<port>/?token=<token>
+(\`brandwire gateway status\` prints it), which trades the token for a cookie. Without it: 401 UNAUTHORIZED.
+
   --graph <path>   the knowledge graph's Kuzu database file; when it does not exist yet the gateway still starts
                    and its status says installed:false (restart it after \`brandwire knowledge install\` and build)
-  --state <file>   where to write { pid, port, graph, startedAt, relays } once listening; removed at exit
+  --state <file>   where to write { pid, port, graph, startedAt, relays, queryToken } once listening (mode 0600);
+                   removed at exit
   --port <n>       port of the query API on 127.0.0.1 (default ${DEFAULT_QUERY_PORT}; 0 = any free port)
   --memory-limit-mb <n>
                    resident memory past which the gateway stops itself, logging why (default ${DEFAULT_MEMORY_LIMIT_MB}): a query

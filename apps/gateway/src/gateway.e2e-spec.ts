@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { KnowledgeGraph } from '@brandwire/knowledge';
@@ -9,8 +9,9 @@ import { spawnGateway, waitForState } from './test-support/gateway-process';
 /** Jest's own timeout when the suite runs from the root config is 5 s; a real process with Kuzu needs more. */
 const PROCESS_TEST_MS = 30_000;
 
-async function get(port: number, path: string): Promise<{ status: number; type: string | null; body: string }> {
-  const response = await fetch(`http://127.0.0.1:${port}${path}`);
+/** A GET with the gateway's token (from its state file), or without any. */
+async function get(port: number, path: string, token?: string): Promise<{ status: number; type: string | null; body: string }> {
+  const response = await fetch(`http://127.0.0.1:${port}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
   return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
 }
 
@@ -31,21 +32,37 @@ describe('the gateway daemon as a real process', () => {
       const pid = gateway.child.pid ?? 0;
       try {
         const state = await waitForState(gateway, stateFile);
-        expect(state).toEqual({ pid, port: expect.any(Number) as unknown, graph: temp.path, startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) as unknown, relays: [] });
+        expect(state).toEqual({
+          pid,
+          port: expect.any(Number) as unknown,
+          graph: temp.path,
+          startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) as unknown,
+          relays: [],
+          queryToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) as unknown,
+        });
+        expect(statSync(stateFile).mode & 0o777).toBe(0o600);
         expect(gateway.stdout()).toMatch(
-          new RegExp(`^\\S+Z gateway started: pid ${pid}, query API and view on http://127\\.0\\.0\\.1:${state.port}, graph ${temp.path} \\(read-only, 15 nodes, 25 relations\\)\\n$`),
+          new RegExp(`^\\S+Z gateway started: pid ${pid}, query API and view on http://127\\.0\\.0\\.1:${state.port} \\(its token in ${stateFile}\\), graph ${temp.path} \\(read-only, 15 nodes, 25 relations\\)\\n$`),
         );
+        expect(gateway.stdout()).not.toContain(state.queryToken);
 
-        expect(await gatewayAnswers(state.port)).toBe(true);
-        const api = gatewayBackend(state.port);
+        // without its token the API answers nothing but how to get in
+        const refused = await get(state.port, '/knowledge/status');
+        expect(refused.status).toBe(401);
+        expect(JSON.parse(refused.body)).toEqual({ ok: false, code: 'UNAUTHORIZED', message: expect.stringContaining('queryToken in its state file') as unknown });
+        expect((await get(state.port, '/')).status).toBe(401);
+        expect(await gatewayAnswers(state.port, 'x'.repeat(43))).toBe(false);
+
+        expect(await gatewayAnswers(state.port, state.queryToken)).toBe(true);
+        const api = gatewayBackend(state.port, state.queryToken);
         expect(await api.status()).toMatchObject({ path: temp.path, readOnly: true, installed: true, nodes: { Inquiry: 4, Response: 4 } });
         expect((await api.cypher('MATCH (c:Customer) RETURN c.userKey AS who ORDER BY who')).rows).toEqual([['user-1'], ['user-2']]);
         expect((await api.search('coupon', 5)).map((h) => h.id).sort()).toEqual(['conv-3#1', 'conv-3#2']);
         await expect(api.cypher("CREATE (:Channel {key: 'x'})")).rejects.toMatchObject({ code: 'BAD_QUERY', status: 400 });
-        const page = await get(state.port, '/');
+        const page = await get(state.port, '/', state.queryToken);
         expect(page).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
         expect(page.body).toContain('<title>Brandwire knowledge graph</title>');
-        expect((await get(state.port, `/cypher?q=${encodeURIComponent('RETURN 1 AS one')}`)).body).toBe('{"ok":true,"columns":["one"],"types":["INT64"],"rows":[[1]]}');
+        expect((await get(state.port, `/cypher?q=${encodeURIComponent('RETURN 1 AS one')}`, state.queryToken)).body).toBe('{"ok":true,"columns":["one"],"types":["INT64"],"rows":[[1]]}');
 
         await expect(KnowledgeGraph.open(temp.path, { holder: 'brandwire knowledge build' })).rejects.toMatchObject({
           code: 'GRAPH_LOCKED',
@@ -57,7 +74,7 @@ describe('the gateway daemon as a real process', () => {
         expect(gateway.stdout()).toMatch(/\n\S+Z gateway stopped \(SIGTERM\)\n$/);
         expect(gateway.stderr()).toBe('');
         expect(existsSync(stateFile)).toBe(false);
-        expect(await gatewayAnswers(state.port)).toBe(false);
+        expect(await gatewayAnswers(state.port, state.queryToken)).toBe(false);
         const writer = await KnowledgeGraph.open(temp.path, { holder: 'brandwire knowledge build', bufferPoolMb: 64 });
         await writer.close();
       } finally {
@@ -74,11 +91,11 @@ describe('the gateway daemon as a real process', () => {
       try {
         const state = await waitForState(gateway, stateFile);
         expect(gateway.stdout()).toContain(`graph ${temp.path} (not installed yet: the query API answers status only)`);
-        expect(await gatewayAnswers(state.port)).toBe(true);
-        const status = await get(state.port, '/knowledge/status');
+        expect(await gatewayAnswers(state.port, state.queryToken)).toBe(true);
+        const status = await get(state.port, '/knowledge/status', state.queryToken);
         expect(status.status).toBe(200);
         expect(JSON.parse(status.body)).toMatchObject({ ok: true, service: 'brandwire-gateway', installed: false, path: temp.path });
-        const query = await get(state.port, '/knowledge/cypher?q=RETURN%201');
+        const query = await get(state.port, '/knowledge/cypher?q=RETURN%201', state.queryToken);
         expect(query.status).toBe(503);
         expect(JSON.parse(query.body)).toEqual({
           ok: false,
@@ -148,7 +165,7 @@ describe('the gateway daemon as a real process', () => {
       // Kuzu builds the whole list outside its buffer pool (about 1.2 GB here, far past the limit), then goes on
       // through 200 million rows, which takes far longer than the stop may
       const q = 'UNWIND range(1, 2000000) AS x UNWIND range(1, 100) AS y WITH x, y WHERE x + y = -1 RETURN count(*)';
-      const query = get(state.port, `/knowledge/cypher?q=${encodeURIComponent(q)}`).catch((error: unknown) => error);
+      const query = get(state.port, `/knowledge/cypher?q=${encodeURIComponent(q)}`, state.queryToken).catch((error: unknown) => error);
       let guardSpokeAt = 0;
       const watch = setInterval(() => {
         if (guardSpokeAt === 0 && gateway.stdout().includes('over its limit')) guardSpokeAt = Date.now();
@@ -189,7 +206,8 @@ describe('the gateway daemon as a real process', () => {
 
       const help = spawnGateway(['--help']);
       expect(await help.exited).toBe(0);
-      expect(help.stdout()).toContain('--state <file>   where to write { pid, port, graph, startedAt, relays } once listening; removed at exit');
+      expect(help.stdout()).toContain('--state <file>   where to write { pid, port, graph, startedAt, relays, queryToken } once listening (mode 0600);');
+      expect(help.stdout()).toContain('Every request needs the access token');
       expect(existsSync(stateFile)).toBe(false);
     },
     PROCESS_TEST_MS,

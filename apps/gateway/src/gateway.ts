@@ -3,7 +3,7 @@
  * `brandwire gateway start` hands it relay settings, the relay of the channels' signals to a team chat, a CRM and
  * an AI, and the team chat's commands.
  */
-import { GATEWAY_SERVICE, type KnowledgeBackend, KnowledgeApiError, type KnowledgeServer, startKnowledgeServer } from '@brandwire/knowledge-web';
+import { GATEWAY_SERVICE, type KnowledgeBackend, KnowledgeApiError, type KnowledgeServer, newAccessToken, startKnowledgeServer } from '@brandwire/knowledge-web';
 import { BrandwireClient } from '@brandwire/client';
 import { dirname, join } from 'node:path';
 import { type CommandServer, startCommandServer } from './commands/command-server';
@@ -36,6 +36,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
   const relayCursors = relaySettings && (relaySettings.targets.length > 0 || relaySettings.ai) ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
   const memos = relaySettings?.commands ? new Memos(join(dirname(options.state), 'memos.json')) : undefined;
   const backend = await openGraphBackend(options.graph);
+  const queryToken = newAccessToken();
   let server: KnowledgeServer | undefined;
   let commandServer: CommandServer | undefined;
   try {
@@ -43,6 +44,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     server = await startKnowledgeServer({
       backend,
       port: options.port,
+      token: queryToken,
       view: true,
       service: GATEWAY_SERVICE,
       onError: (error, path) => log(`error: GET ${path} failed: ${messageOf(error)}`),
@@ -52,9 +54,9 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
       const client = new BrandwireClient({ endpoint: relaySettings.endpoint, token: relaySettings.token, userAgent: 'brandwire-gateway' });
       commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(client, memos, log), log);
     }
-    log(`gateway started: pid ${process.pid}, query API and view on ${server.url}, ${describeGraph(options.graph, status)}`);
+    log(`gateway started: pid ${process.pid}, query API and view on ${server.url} (its token in ${options.state}), ${describeGraph(options.graph, status)}`);
     if (commandServer && relaySettings?.commands) log(`team-chat commands (${relaySettings.commands.type}) on ${commandServer.url}`);
-    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString(), relays, ...(commandServer && { commandsUrl: commandServer.url }) });
+    writeState(options.state, { pid: process.pid, port: server.port, graph: options.graph, startedAt: new Date().toISOString(), relays, ...(commandServer && { commandsUrl: commandServer.url }), queryToken });
   } catch (error) {
     await commandServer?.close();
     await server?.close();

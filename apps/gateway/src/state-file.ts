@@ -12,13 +12,17 @@ export interface GatewayState {
   relays: string[];
   /** where it takes the team chat's commands, when it does */
   commandsUrl?: string;
+  /** the access token of its query API and page, new at each start: the file is the user's own (0600) */
+  queryToken: string;
 }
 
-/** Written to a temporary file and renamed, so a reader never sees half a file. */
+/** Written to a temporary file and renamed, so a reader never sees half a file; only its user may read it (the token). */
 export function writeState(file: string, state: GatewayState): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${state.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(state)}\n`);
+  // the mode applies only to a file created here: not to one an earlier process of this pid left
+  rmSync(temporary, { force: true });
+  writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
   renameSync(temporary, file);
 }
 

@@ -10,6 +10,8 @@ export const KNOWLEDGE_API_CODES = [
   'NOT_FOUND',
   /** a method other than GET or HEAD */
   'METHOD_NOT_ALLOWED',
+  /** the request carries no access token, or a wrong one (a bearer token or the page's cookie) */
+  'UNAUTHORIZED',
   /** a Host header other than 127.0.0.1:<port> or localhost:<port> (DNS rebinding) */
   'FORBIDDEN',
   /** the gateway's query API did not answer, or answered with something that is not the query API */
@@ -30,6 +32,8 @@ export function statusOf(code: KnowledgeApiCode): number {
     case 'MISSING_PARAMETER':
     case 'READ_ONLY':
       return 400;
+    case 'UNAUTHORIZED':
+      return 401;
     case 'FORBIDDEN':
       return 403;
     case 'NOT_FOUND':

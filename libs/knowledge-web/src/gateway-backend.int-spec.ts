@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KnowledgeGraph } from '@brandwire/knowledge';
-import { GATEWAY_SERVICE, gatewayAnswers, gatewayBackend, graphBackend, KnowledgeApiError, type KnowledgeServer, missingGraphBackend, startKnowledgeServer } from './index';
+import { GATEWAY_SERVICE, gatewayAnswers, gatewayBackend, graphBackend, KnowledgeApiError, type KnowledgeServer, missingGraphBackend, newAccessToken, probeGateway, startKnowledgeServer } from './index';
 import { buildSampleGraph, tempGraph, type TempGraph } from './testing';
 
 /** Jest's own timeout when the suite runs from the root config is 5 s; building a graph on a busy machine may need more. */
 const GRAPH_SETUP_MS = 30_000;
+
+const TOKEN = newAccessToken();
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,7 +32,7 @@ describe('gatewayBackend and gatewayAnswers against a real query API', () => {
     temp = tempGraph();
     await buildSampleGraph(temp.path);
     graph = await KnowledgeGraph.open(temp.path, { readOnly: true, bufferPoolMb: 64 });
-    gateway = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, service: GATEWAY_SERVICE });
+    gateway = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, token: TOKEN, service: GATEWAY_SERVICE });
     // another program on a port: answers everything with 200 and a page
     other = createServer((_req, res) => res.end('<html>hello</html>'));
     otherPort = await listen(other);
@@ -43,7 +45,7 @@ describe('gatewayBackend and gatewayAnswers against a real query API', () => {
   });
 
   it('reads status, Cypher, search and the graph slice through the gateway as the graph itself gives them', async () => {
-    const remote = gatewayBackend(gateway.port);
+    const remote = gatewayBackend(gateway.port, TOKEN);
     const local = graphBackend(graph);
     expect(await remote.status()).toEqual(await local.status());
     const q = 'MATCH (r:Response) RETURN r.id AS id, r.role AS role, r ORDER BY id';
@@ -54,7 +56,7 @@ describe('gatewayBackend and gatewayAnswers against a real query API', () => {
   });
 
   it('keeps the server code, status and message of a failure', async () => {
-    const remote = gatewayBackend(gateway.port);
+    const remote = gatewayBackend(gateway.port, TOKEN);
     const write = await remote.cypher("CREATE (:Channel {key: 'x'})").catch((e: unknown) => e);
     expect(write).toBeInstanceOf(KnowledgeApiError);
     expect(write).toMatchObject({ code: 'BAD_QUERY', status: 400, message: expect.stringMatching(/read-only/i) as unknown });
@@ -62,9 +64,9 @@ describe('gatewayBackend and gatewayAnswers against a real query API', () => {
   });
 
   it('passes NOT_INSTALLED (503) through from a gateway without a graph', async () => {
-    const empty = await startKnowledgeServer({ backend: missingGraphBackend('/nowhere/graph.kuzu', 'install it.'), port: 0, service: GATEWAY_SERVICE });
+    const empty = await startKnowledgeServer({ backend: missingGraphBackend('/nowhere/graph.kuzu', 'install it.'), port: 0, token: TOKEN, service: GATEWAY_SERVICE });
     try {
-      const remote = gatewayBackend(empty.port);
+      const remote = gatewayBackend(empty.port, TOKEN);
       expect(await remote.status()).toMatchObject({ installed: false, path: '/nowhere/graph.kuzu' });
       await expect(remote.cypher('RETURN 1')).rejects.toMatchObject({
         name: 'KnowledgeApiError',
@@ -72,7 +74,7 @@ describe('gatewayBackend and gatewayAnswers against a real query API', () => {
         status: 503,
         message: 'The knowledge graph at /nowhere/graph.kuzu is not installed yet: install it.',
       });
-      expect(await gatewayAnswers(empty.port)).toBe(true);
+      expect(await gatewayAnswers(empty.port, TOKEN)).toBe(true);
     } finally {
       await empty.close();
     }
@@ -80,22 +82,48 @@ describe('gatewayBackend and gatewayAnswers against a real query API', () => {
 
   it('fails with GATEWAY_UNAVAILABLE when nothing listens or another program answers', async () => {
     const port = await freePort();
-    const refused = await gatewayBackend(port).status().catch((e: unknown) => e);
+    const refused = await gatewayBackend(port, TOKEN).status().catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'GATEWAY_UNAVAILABLE', status: 503, message: expect.stringContaining(`The gateway's query API on 127.0.0.1:${port} did not answer: connect ECONNREFUSED`) as unknown });
-    await expect(gatewayBackend(otherPort).status()).rejects.toMatchObject({
+    await expect(gatewayBackend(otherPort, TOKEN).status()).rejects.toMatchObject({
       code: 'GATEWAY_UNAVAILABLE',
       status: 503,
       message: `Port ${otherPort} on 127.0.0.1 answered /knowledge/status with HTTP 200 but not as the Brandwire query API.`,
     });
   });
 
-  it('gatewayAnswers is true only for a Brandwire gateway answering in time', async () => {
-    expect(await gatewayAnswers(gateway.port)).toBe(true);
-    expect(await gatewayAnswers(await freePort())).toBe(false);
-    expect(await gatewayAnswers(otherPort)).toBe(false);
-    const view = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, view: true });
+  it('sends the token: without the right one a call fails with the gateway UNAUTHORIZED (401) and its message', async () => {
+    await expect(gatewayBackend(gateway.port, newAccessToken()).status()).rejects.toMatchObject({
+      name: 'KnowledgeApiError',
+      code: 'UNAUTHORIZED',
+      status: 401,
+      message: expect.stringContaining('This server needs its access token') as unknown,
+    });
+    expect(await gatewayAnswers(gateway.port, newAccessToken())).toBe(false);
+  });
+
+  it('probeGateway tells a gateway taking the token from one refusing it (another config folder or user) and from no gateway', async () => {
+    expect(await probeGateway(gateway.port, TOKEN)).toBe('answers');
+    expect(await probeGateway(gateway.port, undefined)).toBe('refuses-token');
+    expect(await probeGateway(gateway.port, newAccessToken())).toBe('refuses-token');
+    expect(await probeGateway(otherPort, undefined)).toBe('none');
+    expect(await probeGateway(await freePort(), TOKEN)).toBe('none');
+    const view = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, view: true, token: TOKEN });
     try {
-      expect(await gatewayAnswers(view.port)).toBe(false);
+      // a `knowledge view` refusing the token is no gateway
+      expect(await probeGateway(view.port, undefined)).toBe('none');
+      expect(await probeGateway(view.port, TOKEN)).toBe('none');
+    } finally {
+      await view.close();
+    }
+  });
+
+  it('gatewayAnswers is true only for a Brandwire gateway answering in time', async () => {
+    expect(await gatewayAnswers(gateway.port, TOKEN)).toBe(true);
+    expect(await gatewayAnswers(await freePort(), TOKEN)).toBe(false);
+    expect(await gatewayAnswers(otherPort, TOKEN)).toBe(false);
+    const view = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, view: true, token: TOKEN });
+    try {
+      expect(await gatewayAnswers(view.port, TOKEN)).toBe(false);
     } finally {
       await view.close();
     }
@@ -103,7 +131,7 @@ describe('gatewayBackend and gatewayAnswers against a real query API', () => {
     const silentPort = await listen(silent);
     try {
       const started = Date.now();
-      expect(await gatewayAnswers(silentPort, 200)).toBe(false);
+      expect(await gatewayAnswers(silentPort, TOKEN, 200)).toBe(false);
       expect(Date.now() - started).toBeLessThan(1500);
     } finally {
       silent.closeAllConnections();

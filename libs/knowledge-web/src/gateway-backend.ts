@@ -13,10 +13,14 @@ function isBody(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-async function call(port: number, path: string, timeoutMs: number): Promise<Body> {
+function bearer(token: string | undefined): Record<string, string> {
+  return token === undefined ? {} : { authorization: `Bearer ${token}` };
+}
+
+async function call(port: number, token: string, path: string, timeoutMs: number): Promise<Body> {
   let answer;
   try {
-    answer = await loopbackGet(port, path, timeoutMs);
+    answer = await loopbackGet(port, path, timeoutMs, bearer(token));
   } catch (error) {
     throw new KnowledgeApiError('GATEWAY_UNAVAILABLE', `The gateway's query API on 127.0.0.1:${port} did not answer: ${(error as Error).message}.`);
   }
@@ -43,23 +47,36 @@ function query(params: Record<string, string | number | undefined>): string {
   return search.toString();
 }
 
-/** A backend that calls the gateway's query API at http://127.0.0.1:<port>; errors keep the server's code. */
-export function gatewayBackend(port: number, timeoutMs = CALL_TIMEOUT_MS): KnowledgeBackend {
+/**
+ * A backend that calls the gateway's query API at http://127.0.0.1:<port> with its access token (queryToken in
+ * the gateway's state file); errors keep the server's code.
+ */
+export function gatewayBackend(port: number, token: string, timeoutMs = CALL_TIMEOUT_MS): KnowledgeBackend {
   return {
-    status: async () => withoutEnvelope<GraphStatus>(await call(port, '/knowledge/status', timeoutMs)),
-    cypher: async (q) => withoutEnvelope<QueryResultJson>(await call(port, `/knowledge/cypher?${query({ q })}`, timeoutMs)),
-    search: async (q, limit) => (await call(port, `/knowledge/search?${query({ q, limit })}`, timeoutMs))['hits'] as SearchHit[],
-    graph: async (limit) => withoutEnvelope<GraphView>(await call(port, `/knowledge/graph.json?${query({ limit })}`, timeoutMs)),
+    status: async () => withoutEnvelope<GraphStatus>(await call(port, token, '/knowledge/status', timeoutMs)),
+    cypher: async (q) => withoutEnvelope<QueryResultJson>(await call(port, token, `/knowledge/cypher?${query({ q })}`, timeoutMs)),
+    search: async (q, limit) => (await call(port, token, `/knowledge/search?${query({ q, limit })}`, timeoutMs))['hits'] as SearchHit[],
+    graph: async (limit) => withoutEnvelope<GraphView>(await call(port, token, `/knowledge/graph.json?${query({ limit })}`, timeoutMs)),
     close: () => Promise.resolve(),
   };
 }
 
-/** True when a Brandwire gateway answers GET /knowledge/status on 127.0.0.1:<port> within timeoutMs. */
-export async function gatewayAnswers(port: number, timeoutMs = 500): Promise<boolean> {
+/**
+ * What answers GET /knowledge/status on 127.0.0.1:<port> within timeoutMs: a Brandwire gateway that takes `token`
+ * ('answers'), one that refuses it or its absence (401 as the gateway: 'refuses-token', a gateway of another config
+ * folder or user, whose token is in its own state file), or no gateway ('none').
+ */
+export async function probeGateway(port: number, token: string | undefined, timeoutMs = 500): Promise<'answers' | 'refuses-token' | 'none'> {
   try {
-    const { status, body } = await loopbackGet(port, '/knowledge/status', timeoutMs);
-    return status === 200 && isBody(body) && body['ok'] === true && body['service'] === GATEWAY_SERVICE;
+    const { status, body, service } = await loopbackGet(port, '/knowledge/status', timeoutMs, bearer(token));
+    if (status === 200 && isBody(body) && body['ok'] === true && body['service'] === GATEWAY_SERVICE) return 'answers';
+    return status === 401 && service === GATEWAY_SERVICE ? 'refuses-token' : 'none';
   } catch {
-    return false;
+    return 'none';
   }
+}
+
+/** True when a Brandwire gateway taking `token` answers GET /knowledge/status on 127.0.0.1:<port> within timeoutMs. */
+export async function gatewayAnswers(port: number, token: string, timeoutMs = 500): Promise<boolean> {
+  return (await probeGateway(port, token, timeoutMs)) === 'answers';
 }

@@ -5,7 +5,8 @@
  */
 export type { KnowledgeBackend } from './backend';
 export { graphBackend, missingGraphBackend } from './graph-backend';
-export { gatewayAnswers, gatewayBackend } from './gateway-backend';
+export { gatewayAnswers, gatewayBackend, probeGateway } from './gateway-backend';
+export { newAccessToken } from './access-token';
 export { startKnowledgeServer, type KnowledgeServer, type KnowledgeServerOptions } from './knowledge-server';
 export { KNOWLEDGE_API_CODES, KnowledgeApiError, statusOf, type KnowledgeApiCode } from './api-error';
 export { GATEWAY_SERVICE, KNOWLEDGE_SERVICE } from './service-names';

@@ -1,23 +1,33 @@
 /**
  * The knowledge query API (/knowledge/*) and, with `view`, the graph page, on 127.0.0.1 only. Requests whose
  * Host is not 127.0.0.1:<port> or localhost:<port> are refused, so a web page on another origin cannot reach
- * the graph through DNS rebinding; no CORS headers are sent.
+ * the graph through DNS rebinding; no CORS headers are sent. Every request carries the server's access token,
+ * since any user of the machine reaches 127.0.0.1.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { accessCookieName, isAccessToken, presentedTokens } from './access-token';
 import { KnowledgeApiError } from './api-error';
 import type { KnowledgeBackend } from './backend';
 import { type ApiRoute, queryApiRoutes, VIEW_CYPHER_ROUTE } from './query-api';
 import { KNOWLEDGE_SERVICE } from './service-names';
+import { type Asset, VIEW_ASSETS, VIEW_CSP } from './view-assets';
 
 /** The request line and headers the query API reads: room for a query of about 200 KB in `q`. */
 const MAX_QUERY_URL_BYTES = 256 * 1024;
-import { type Asset, VIEW_ASSETS, VIEW_CSP } from './view-assets';
+
+/** Shorter than this is no secret: a caller passing an empty or made-up token is a mistake, refused at start. */
+const MIN_TOKEN_LENGTH = 16;
+
+const UNAUTHORIZED_MESSAGE =
+  'This server needs its access token: open the page at the URL with ?token= that `brandwire knowledge view` or `brandwire gateway status` prints, or send `Authorization: Bearer <token>` (the gateway keeps its token as queryToken in its state file, whose path `brandwire gateway status --json` shows).';
 
 export interface KnowledgeServerOptions {
   backend: KnowledgeBackend;
   /** 0 = any free port */
   port: number;
+  /** what every request must carry (newAccessToken()): `Authorization: Bearer <token>`, or the cookie `/?token=` sets */
+  token: string;
   /** also serve the page (/, /assets/*, /cypher?q=) */
   view?: boolean;
   /** what the server calls itself in /knowledge/status and the X-Brandwire-Service header (default "brandwire-knowledge") */
@@ -59,7 +69,12 @@ class Responder {
   }
 
   error(error: KnowledgeApiError, headers?: Record<string, string>): void {
-    this.json(error.status, { ok: false, code: error.code, message: error.message }, headers);
+    this.json(error.status, { ok: false, code: error.code, message: error.message }, { ...(error.code === 'UNAUTHORIZED' && { 'WWW-Authenticate': 'Bearer' }), ...headers });
+  }
+
+  /** The page's way in: its token leaves the address bar for a cookie of this server only. */
+  admit(cookieName: string, token: string): void {
+    this.send(303, 'text/plain; charset=utf-8', 'See /', { Location: '/', 'Set-Cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/` });
   }
 }
 
@@ -94,9 +109,12 @@ function listen(server: Server, port: number): Promise<number> {
 }
 
 export async function startKnowledgeServer(options: KnowledgeServerOptions): Promise<KnowledgeServer> {
-  const { backend, view = false, service = KNOWLEDGE_SERVICE, onError } = options;
+  const { backend, token, view = false, service = KNOWLEDGE_SERVICE, onError } = options;
+  if (token.length < MIN_TOKEN_LENGTH) throw new Error(`The knowledge server needs an access token of at least ${MIN_TOKEN_LENGTH} characters (newAccessToken()).`);
   const api = queryApiRoutes(service);
   let allowedHosts = new Set<string>();
+  let cookieName = '';
+  const unauthorized = (): KnowledgeApiError => new KnowledgeApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
 
   const handle = async (req: IncomingMessage, respond: Responder): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -106,6 +124,13 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
     if (fromAnotherSite(req, allowedHosts)) {
       throw new KnowledgeApiError('FORBIDDEN', 'This server answers its own page and local programs only, not requests another site makes.');
     }
+    const pageToken = view && url.pathname === '/' ? url.searchParams.get('token') : null;
+    if (pageToken !== null) {
+      if (!isAccessToken(pageToken, token)) throw unauthorized();
+      respond.admit(cookieName, token);
+      return;
+    }
+    if (!presentedTokens(req, cookieName).some((given) => isAccessToken(given, token))) throw unauthorized();
     const route: ApiRoute | undefined = api.get(url.pathname) ?? (view && url.pathname === '/cypher' ? VIEW_CYPHER_ROUTE : undefined);
     const asset: Asset | undefined = view ? VIEW_ASSETS.get(url.pathname) : undefined;
     if (route === undefined && asset === undefined) throw new KnowledgeApiError('NOT_FOUND', `There is nothing at ${url.pathname}.`);
@@ -140,6 +165,7 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
   });
   const port = await listen(server, options.port);
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  cookieName = accessCookieName(port);
 
   return {
     url: `http://127.0.0.1:${port}`,

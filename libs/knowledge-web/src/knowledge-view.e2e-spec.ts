@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { KnowledgeGraph } from '@brandwire/knowledge';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { graphBackend, type KnowledgeServer, missingGraphBackend, startKnowledgeServer } from './index';
+import { graphBackend, type KnowledgeServer, missingGraphBackend, newAccessToken, startKnowledgeServer } from './index';
 import { buildSampleGraph, tempGraph, type TempGraph } from './testing';
 
 /** Debian's Chromium (installed by .ci/run), driven headless. */
@@ -11,6 +11,8 @@ const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disabl
 const ARTIFACTS = join(__dirname, '../../../test-artifacts');
 /** Jest's own timeout when the suite runs from the root config; a browser round needs more. */
 const BROWSER_TEST_MS = 30_000;
+
+const TOKEN = newAccessToken();
 
 interface Traffic {
   /** every URL the page asked for */
@@ -89,7 +91,7 @@ describe('knowledge view page in headless Chromium, over a real graph', () => {
     temp = tempGraph();
     await buildSampleGraph(temp.path);
     graph = await KnowledgeGraph.open(temp.path, { readOnly: true, bufferPoolMb: 64 });
-    server = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, view: true });
+    server = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, view: true, token: TOKEN });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
   }, BROWSER_TEST_MS);
   afterAll(async () => {
@@ -99,11 +101,14 @@ describe('knowledge view page in headless Chromium, over a real graph', () => {
     temp?.remove();
   });
 
-  it('draws the graph offline, shows a clicked node, searches and runs Cypher', async () => {
+  it('opened at the printed URL with ?token=, draws the graph offline, shows a clicked node, searches and runs Cypher', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const traffic = watch(page);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${server.url}/?token=${TOKEN}`);
     await page.waitForSelector('body[data-state="ready"]');
+    // the token left the address bar for the cookie, which the page's own requests carry
+    expect(page.url()).toBe(`${server.url}/`);
+    expect(await page.evaluate(() => document.cookie)).toBe('');
 
     expect(await page.evaluate(() => (window as unknown as PageWindow).cy.nodes().length)).toBe(15);
     expect(await page.evaluate(() => (window as unknown as PageWindow).cy.edges().length)).toBeGreaterThan(10);
@@ -152,6 +157,7 @@ describe('knowledge view page in headless Chromium, over a real graph', () => {
     expect(traffic.errors).toEqual([]);
     expect(traffic.requests.length).toBeGreaterThan(4);
     expect(traffic.requests.filter((url) => !url.startsWith(`${server.url}/`))).toEqual([]);
+    expect(traffic.requests.filter((url) => url.includes('token='))).toEqual([`${server.url}/?token=${TOKEN}`]);
     expect(traffic.requests).toEqual(expect.arrayContaining([`${server.url}/assets/cytoscape.min.js`, `${server.url}/knowledge/graph.json?limit=300`]));
 
     await page.fill('#cypher-input', "CREATE (:Channel {key: 'from-the-page'})");
@@ -161,10 +167,25 @@ describe('knowledge view page in headless Chromium, over a real graph', () => {
     await page.close();
   }, BROWSER_TEST_MS);
 
+  it('shows the 401 answer, saying how to get in, when opened without the token or with a wrong one', async () => {
+    const page = await browser.newPage();
+    try {
+      for (const url of [`${server.url}/`, `${server.url}/?token=${newAccessToken()}`]) {
+        const response = await page.goto(url);
+        expect(response?.status()).toBe(401);
+        const shown = JSON.parse((await page.textContent('body')) ?? '') as unknown;
+        expect(shown).toEqual({ ok: false, code: 'UNAUTHORIZED', message: expect.stringContaining('open the page at the URL with ?token=') as unknown });
+      }
+      expect(await page.context().cookies()).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, BROWSER_TEST_MS);
+
   it('loads at localhost as well', async () => {
     const page = await browser.newPage();
     const traffic = watch(page);
-    await page.goto(`http://localhost:${server.port}/`);
+    await page.goto(`http://localhost:${server.port}/?token=${TOKEN}`);
     await page.waitForSelector('body[data-state="ready"]');
     expect(await page.evaluate(() => (window as unknown as PageWindow).cy.nodes().length)).toBe(15);
     expect(traffic.failures).toEqual([]);
@@ -173,10 +194,10 @@ describe('knowledge view page in headless Chromium, over a real graph', () => {
   }, BROWSER_TEST_MS);
 
   it('says what to do when the graph is not installed', async () => {
-    const empty = await startKnowledgeServer({ backend: missingGraphBackend('/nowhere/graph.kuzu'), port: 0, view: true });
+    const empty = await startKnowledgeServer({ backend: missingGraphBackend('/nowhere/graph.kuzu'), port: 0, view: true, token: TOKEN });
     const page = await browser.newPage();
     try {
-      await page.goto(`${empty.url}/`);
+      await page.goto(`${empty.url}/?token=${TOKEN}`);
       await page.waitForSelector('body[data-state="error"]');
       expect(await page.textContent('#summary')).toBe('Not installed.');
       expect(await page.textContent('#graph-message')).toBe(

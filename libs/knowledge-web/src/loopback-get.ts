@@ -4,15 +4,17 @@ export interface LoopbackAnswer {
   status: number;
   /** the parsed JSON body, or undefined when the body was not JSON */
   body: unknown;
+  /** the X-Brandwire-Service header: what a knowledge server calls itself, also when it refuses the request */
+  service: string | undefined;
 }
 
 /**
- * GET http://127.0.0.1:<port><path> with the Host header the query API accepts. No keep-alive agent: a CLI
- * process must be able to exit right after its last call.
+ * GET http://127.0.0.1:<port><path> with the Host header the query API accepts, and `headers`. No keep-alive
+ * agent: a CLI process must be able to exit right after its last call.
  */
-export function loopbackGet(port: number, path: string, timeoutMs: number): Promise<LoopbackAnswer> {
+export function loopbackGet(port: number, path: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<LoopbackAnswer> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: 'GET', agent: false, headers: { host: `127.0.0.1:${port}`, accept: 'application/json' } }, (res) => {
+    const req = request({ host: '127.0.0.1', port, path, method: 'GET', agent: false, headers: { ...headers, host: `127.0.0.1:${port}`, accept: 'application/json' } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -23,7 +25,8 @@ export function loopbackGet(port: number, path: string, timeoutMs: number): Prom
         } catch {
           body = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, body });
+        const service = res.headers['x-brandwire-service'];
+        resolve({ status: res.statusCode ?? 0, body, service: typeof service === 'string' ? service : undefined });
       });
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));

@@ -52,7 +52,12 @@ function relaysOf(running: RunningGateway): GatewayRelays {
   return running.foundBy === 'state file' ? { relays: running.relays ?? [], commandsUrl: running.commandsUrl ?? null } : {};
 }
 
-export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string } & GatewayRelays & GatewayPaths;
+/** The gateway's page with its token, as a browser opens it; null when the token is not known (its state file is damaged or gone). */
+export function gatewayViewUrl(port: number, queryToken: string | undefined): string | null {
+  return queryToken === undefined ? null : `http://127.0.0.1:${port}/?token=${queryToken}`;
+}
+
+export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string; viewUrl: string | null } & GatewayRelays & GatewayPaths;
 
 /** Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer. */
 export async function startGateway(session: Session): Promise<GatewayStartResult> {
@@ -64,14 +69,17 @@ export async function startGateway(session: Session): Promise<GatewayStartResult
 async function startUnlessRunning(session: Session, paths: GatewayPaths): Promise<GatewayStartResult> {
   const { config } = session;
   const running = runningGateway(paths);
-  if (running) return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, ...relaysOf(running), ...paths };
+  if (running) {
+    return { ok: true, started: false, pid: running.pid, port: running.port, startedAt: running.startedAt, viewUrl: gatewayViewUrl(running.port, running.queryToken), ...relaysOf(running), ...paths };
+  }
   const port = queryPortOf(config);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new CliError('CONFIG', `knowledge.queryPort in the config file must be a port from 1 to 65535, got ${JSON.stringify(port)}`, EXIT.error);
   }
-  const { gatewayAnswers } = await import('@brandwire/knowledge-web');
-  if (await gatewayAnswers(port)) {
-    throw new CliError('PORT_IN_USE', `a gateway this tool did not start (another config folder?) already answers on port ${port}`, EXIT.error, { port }, 'stop that gateway, or choose another port: `brandwire setup <key> --query-port <n>`');
+  const { gatewayAnswers, probeGateway } = await import('@brandwire/knowledge-web');
+  // with no token of ours, any gateway there refuses: it is not this folder's
+  if ((await probeGateway(port, undefined)) !== 'none') {
+    throw new CliError('PORT_IN_USE', `a gateway this tool did not start (another config folder or another user?) already answers on port ${port}`, EXIT.error, { port }, 'stop that gateway, or choose another port: `brandwire setup <key> --query-port <n>`');
   }
   if (await portTaken(port)) {
     throw new CliError('PORT_IN_USE', `port ${port} on 127.0.0.1 is taken by another program`, EXIT.error, { port }, 'stop that program, or choose another port: `brandwire setup <key> --query-port <n>`');
@@ -79,14 +87,28 @@ async function startUnlessRunning(session: Session, paths: GatewayPaths): Promis
   const relayEnv = await relayEnvironment(session);
   const logFrom = logSize(paths.logPath);
   const daemon = await spawnDetached(['--graph', paths.graphPath, '--state', paths.statePath, '--port', String(port)], paths.logPath, relayEnv);
-  const ready = async (): Promise<boolean> => readGatewayState(paths.statePath)?.pid === daemon.pid && (await gatewayAnswers(port));
+  // the new daemon's token is in the state file it writes once listening
+  const ready = async (): Promise<boolean> => {
+    const state = readGatewayState(paths.statePath);
+    return state?.pid === daemon.pid && state.queryToken !== undefined && (await gatewayAnswers(port, state.queryToken));
+  };
   if (!(await waitUntil(ready, daemon, START_TIMEOUT_MS))) {
     if (!daemon.exited()) await terminate(daemon.pid, 2000);
     const tail = logTail(paths.logPath, logFrom);
     throw new CliError('GATEWAY_FAILED', `the gateway did not start${daemon.exited() ? '' : ` within ${START_TIMEOUT_MS / 1000} s`}${tail ? `; its log ${paths.logPath} ends with:\n${tail}` : ''}`, EXIT.error, { logPath: paths.logPath });
   }
   const state = readGatewayState(paths.statePath);
-  return { ok: true, started: true, pid: daemon.pid, port, startedAt: state?.startedAt ?? new Date().toISOString(), relays: state?.relays ?? [], commandsUrl: state?.commandsUrl ?? null, ...paths };
+  return {
+    ok: true,
+    started: true,
+    pid: daemon.pid,
+    port,
+    startedAt: state?.startedAt ?? new Date().toISOString(),
+    viewUrl: gatewayViewUrl(port, state?.queryToken),
+    relays: state?.relays ?? [],
+    commandsUrl: state?.commandsUrl ?? null,
+    ...paths,
+  };
 }
 
 export interface GatewayStopResult {
@@ -119,8 +141,10 @@ export interface GatewayStatusResult extends GatewayRelays {
   port: number;
   startedAt: string | null;
   uptimeSeconds: number | null;
-  /** its query API answered just now */
+  /** its query API answered just now (refusing this tool, when its token is not known) */
   answers: boolean;
+  /** its page with its token; null when not running or the token is not known */
+  viewUrl: string | null;
   graphPath: string;
   logPath: string;
   statePath: string;
@@ -130,8 +154,9 @@ export async function gatewayStatus(config: StoredConfig): Promise<GatewayStatus
   const paths = gatewayPaths();
   const running = runningGateway(paths);
   const port = running?.port ?? queryPortOf(config);
-  const { gatewayAnswers } = await import('@brandwire/knowledge-web');
-  const answers = running !== undefined && (await gatewayAnswers(port));
+  const { probeGateway } = await import('@brandwire/knowledge-web');
+  const probe = running === undefined ? 'none' : await probeGateway(port, running.queryToken);
+  const answers = probe === 'answers' || (running?.queryToken === undefined && probe === 'refuses-token');
   const started = running ? Date.parse(running.startedAt) : NaN;
   return {
     ok: true,
@@ -141,6 +166,7 @@ export async function gatewayStatus(config: StoredConfig): Promise<GatewayStatus
     startedAt: running?.startedAt || null,
     uptimeSeconds: Number.isNaN(started) ? null : Math.max(0, Math.round((Date.now() - started) / 1000)),
     answers,
+    viewUrl: running ? gatewayViewUrl(port, running.queryToken) : null,
     ...(running ? relaysOf(running) : { relays: [], commandsUrl: null }),
     graphPath: running?.graph ?? paths.graphPath,
     logPath: paths.logPath,

@@ -9,6 +9,8 @@ function relaysText(relays: string[] | undefined, none: string): string {
   return relays.length > 0 ? relays.join(', ') : none;
 }
 
+const VIEW_UNKNOWN = 'unknown (its state file, which holds its token, is damaged or gone: `brandwire gateway restart` makes a new one)';
+
 function commandsText(commandsUrl: string | null | undefined): string {
   return commandsUrl === undefined ? UNKNOWN : (commandsUrl ?? 'off');
 }
@@ -22,6 +24,7 @@ export function presentStart(result: GatewayStartResult): string {
     ['team-chat commands', commandsText(result.commandsUrl)],
     ['log', result.logPath],
     ['graph', result.graphPath],
+    ['view', result.viewUrl ?? VIEW_UNKNOWN],
   ])}`;
 }
 
@@ -49,6 +52,7 @@ export function presentStatus(result: GatewayStatusResult): string {
       ['team-chat commands', commandsText(result.commandsUrl)],
       ['graph', result.graphPath],
       ['log', result.logPath],
+      ['view', result.viewUrl ?? VIEW_UNKNOWN],
     ]),
   ].join('\n');
 }

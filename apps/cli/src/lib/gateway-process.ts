@@ -61,6 +61,31 @@ export function gatewayByCommandLine(statePath: string): GatewayState | undefine
   return undefined;
 }
 
+/**
+ * A gateway of any config folder whose command line says it listens on `port` (Linux): its pid and state file,
+ * to name it when it refuses this folder's calls; undefined when none is found.
+ */
+export function gatewayOnPort(port: number): { pid: number; statePath: string } | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const pid of pids) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue;
+    }
+    const value = (flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+    const statePath = value('--state');
+    if (args[1] === gatewayMainPath() && value('--port') === String(port) && statePath !== undefined) return { pid: Number(pid), statePath };
+  }
+  return undefined;
+}
+
 /** When process `pid` started (Linux: its start time in clock ticks after boot, 100 a second, and the boot time). */
 function processStart(pid: string): string {
   try {

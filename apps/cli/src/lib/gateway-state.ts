@@ -13,6 +13,8 @@ export interface GatewayState {
   relays?: string[];
   /** where it takes the team chat's commands, when it does */
   commandsUrl?: string;
+  /** the access token of its query API and page (absent from a gateway of an earlier version, and when found by its command line) */
+  queryToken?: string;
 }
 
 function isState(value: unknown): value is GatewayState {

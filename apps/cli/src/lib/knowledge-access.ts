@@ -6,6 +6,7 @@ import type { Session } from './config-store';
 import { knowledgeGraphPath } from './data-dir';
 import { EXIT } from './exit-codes';
 import { runningGateway } from './gateway-control';
+import { gatewayOnPort } from './gateway-process';
 import { readGatewayState } from './gateway-state';
 import { STOP_GATEWAY_HINT, knowledgeFailure } from './knowledge-errors';
 import { queryPortOf } from './knowledge-settings';
@@ -18,6 +19,8 @@ export interface KnowledgeReader {
   port?: number;
   /** this config folder's gateway when it runs but its query API did not answer (hung, paused): the graph was opened beside it */
   unansweredGatewayPid?: number;
+  /** this config folder's gateway when it runs but its token is not known (its state file is damaged or gone): the graph was opened beside it */
+  tokenlessGatewayPid?: number;
 }
 
 /** `brandwire knowledge <command>`: the holder name other processes see while this one has the graph open. */
@@ -26,18 +29,38 @@ function holderOf(command: string): string {
 }
 
 /**
- * status, search, view and read-only query: through this config folder's gateway when it runs and answers (it
- * holds the graph then), else the graph opened read-only in this process. A folder without a graph of its own
- * reads through whichever gateway answers on its query port; a folder with one never reads another's graph.
+ * status, search, view and read-only query: through this config folder's gateway when it runs and answers to the
+ * token in its state file (it holds the graph then), else the graph opened read-only in this process. A gateway
+ * of another config folder or user takes only the token in its own state file: a folder without a graph of its
+ * own whose query port such a gateway holds is told so, rather than finding no graph.
  */
 export async function openReader(command: string, session: Session): Promise<KnowledgeReader> {
-  const { gatewayAnswers, gatewayBackend, graphBackend } = await import('@brandwire/knowledge-web');
+  const { gatewayBackend, graphBackend, probeGateway } = await import('@brandwire/knowledge-web');
   const gateway = runningGateway();
-  const port = gateway?.port ?? (existsSync(knowledgeGraphPath()) ? undefined : queryPortOf(session.config));
-  if (port !== undefined && (await gatewayAnswers(port))) return { backend: gatewayBackend(port), via: 'gateway', port };
+  const token = gateway?.queryToken;
+  if (gateway && token !== undefined && (await probeGateway(gateway.port, token)) === 'answers') {
+    return { backend: gatewayBackend(gateway.port, token), via: 'gateway', port: gateway.port };
+  }
+  if (!gateway && !existsSync(knowledgeGraphPath())) {
+    const port = queryPortOf(session.config);
+    if ((await probeGateway(port, undefined)) === 'refuses-token') throw anotherGatewayOn(port);
+  }
   // the gateway holds the graph read-only, so a read-only open here succeeds beside it
   const graph = await openGraph(command, { readOnly: true });
-  return { backend: graphBackend(graph), via: 'graph', ...(gateway && { unansweredGatewayPid: gateway.pid }) };
+  const beside = gateway && (token === undefined ? { tokenlessGatewayPid: gateway.pid } : { unansweredGatewayPid: gateway.pid });
+  return { backend: graphBackend(graph), via: 'graph', ...beside };
+}
+
+function anotherGatewayOn(port: number): CliError {
+  const other = gatewayOnPort(port);
+  const which = other ? `the gateway of another config folder (pid ${other.pid}, state file ${other.statePath})` : 'a gateway of another config folder or another user';
+  return new CliError(
+    'GATEWAY_UNAUTHORIZED',
+    `this config folder has no knowledge graph of its own, and ${which} answers on its query port ${port}: that gateway takes only the access token in its own state file`,
+    EXIT.error,
+    { port, ...(other && { gatewayPid: other.pid, gatewayStatePath: other.statePath }) },
+    "run the command with that gateway's config folder (BRANDWIRE_CONFIG_DIR), or give this folder a query port and a graph of its own (`brandwire setup <key> --query-port <n>`, `brandwire knowledge install`, `brandwire knowledge build`)",
+  );
 }
 
 /**

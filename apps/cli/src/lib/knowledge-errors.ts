@@ -50,6 +50,8 @@ function hintFor(error: CodedError, gatewayPid: number | undefined): string | un
       return 'write the value into the statement: the tool passes no parameters';
     case 'NATIVE_UNAVAILABLE':
       return 'the graph database (the kuzu package) comes with the tool: reinstall the tool on this platform';
+    case 'UNAUTHORIZED':
+      return 'the gateway has a new token since this command read its state file (it was restarted): run the command again';
     case 'GATEWAY_UNAVAILABLE':
       return '`brandwire gateway status` shows the gateway; `brandwire gateway restart` restarts it';
     case 'PORT_IN_USE':

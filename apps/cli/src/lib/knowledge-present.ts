@@ -66,6 +66,8 @@ export interface KnowledgeStatusView {
   via: 'gateway' | 'graph' | 'none';
   /** with `via` graph: the pid of this config folder's gateway, which runs but whose query API did not answer */
   unansweredGatewayPid?: number;
+  /** with `via` graph: the pid of this config folder's gateway, which runs but whose token is not known (its state file is damaged or gone) */
+  tokenlessGatewayPid?: number;
   kuzuVersion: string | null;
   nodes: Record<string, number>;
   relations: Record<string, number>;
@@ -77,6 +79,9 @@ function readThrough(status: KnowledgeStatusView): string {
     case 'gateway':
       return `the gateway (port ${status.queryPort})`;
     case 'graph':
+      if (status.tokenlessGatewayPid !== undefined) {
+        return `the graph file, read-only beside the gateway (pid ${status.tokenlessGatewayPid}), whose state file with its access token is damaged or gone (\`brandwire gateway restart\` writes a new one)`;
+      }
       return status.unansweredGatewayPid === undefined
         ? 'the graph file (the gateway is not running)'
         : `the graph file, read-only beside the gateway (pid ${status.unansweredGatewayPid}), which runs but whose query API did not answer just now`;

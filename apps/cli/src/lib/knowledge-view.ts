@@ -3,9 +3,9 @@ import { constants } from 'node:os';
 /** The viewer's default port: beside the gateway's query API (8790), so both can run. */
 export const DEFAULT_VIEW_PORT = 8791;
 
-/** The viewer listens on the loopback address; both names reach it. */
-export function viewUrls(port: number): { url: string; localhostUrl: string } {
-  return { url: `http://127.0.0.1:${port}/`, localhostUrl: `http://localhost:${port}/` };
+/** The viewer listens on the loopback address; both names reach it, with its token, which the page trades for a cookie. */
+export function viewUrls(port: number, token: string): { url: string; localhostUrl: string } {
+  return { url: `http://127.0.0.1:${port}/?token=${token}`, localhostUrl: `http://localhost:${port}/?token=${token}` };
 }
 
 /** A signal that repeats within this long of the first is the same stop (the terminal's and the launcher's copy). */

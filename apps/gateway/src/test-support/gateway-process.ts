@@ -10,6 +10,7 @@ export interface GatewayState {
   port: number;
   graph: string;
   startedAt: string;
+  queryToken: string;
 }
 
 export interface GatewayProcess {

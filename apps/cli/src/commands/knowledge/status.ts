@@ -23,7 +23,8 @@ export default class KnowledgeStatus extends BrandwireCommand {
       // the graph read: through a gateway of another config folder, that folder's graph
       const graphPath = graph.path || base.graphPath;
       const unanswered = reader.unansweredGatewayPid === undefined ? {} : { unansweredGatewayPid: reader.unansweredGatewayPid };
-      result = { ...base, graphPath, installed: graph.installed, via: reader.via, ...unanswered, kuzuVersion: graph.kuzuVersion, nodes: graph.nodes, relations: graph.relations, ftsIndexes: graph.ftsIndexes };
+      const tokenless = reader.tokenlessGatewayPid === undefined ? {} : { tokenlessGatewayPid: reader.tokenlessGatewayPid };
+      result = { ...base, graphPath, installed: graph.installed, via: reader.via, ...unanswered, ...tokenless, kuzuVersion: graph.kuzuVersion, nodes: graph.nodes, relations: graph.relations, ftsIndexes: graph.ftsIndexes };
     }
     await this.show(() => presentStatus(result));
     return result;

@@ -19,7 +19,8 @@ export default class KnowledgeView extends BrandwireCommand {
   static override summary = 'Serve a web view of the knowledge graph on this machine until Ctrl-C';
   static override description = [
     `Serves the graph view (works offline) and a read-only /cypher?q= on 127.0.0.1 (also reachable as localhost), port ${DEFAULT_VIEW_PORT} unless --port says otherwise; --port 0 takes any free port. Reads through the running gateway when it answers, else opens the graph read-only. The browser is opened only with --open.`,
-    'With --json, one line {"ok":true,"url":…,"localhostUrl":…,"port":…,"via":…} is printed once the view is up; the command then runs until Ctrl-C (SIGINT) or SIGTERM.',
+    'Other users of this machine reach 127.0.0.1 too: every request needs a token made at each start. The printed URL carries it (?token=), and the page trades it for a cookie; programs send `Authorization: Bearer <token>`.',
+    'With --json, one line {"ok":true,"url":…,"localhostUrl":…,"port":…,"via":…} is printed once the view is up (the urls with ?token=); the command then runs until Ctrl-C (SIGINT) or SIGTERM.',
   ].join('\n\n');
   static override examples = ['<%= config.bin %> knowledge view --open', '<%= config.bin %> knowledge view --port 0 --json'];
   static override flags = {
@@ -31,10 +32,11 @@ export default class KnowledgeView extends BrandwireCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(KnowledgeView);
     const reader = await openReader('view', this.session());
-    const { startKnowledgeServer } = await import('@brandwire/knowledge-web');
+    const { newAccessToken, startKnowledgeServer } = await import('@brandwire/knowledge-web');
+    const token = newAccessToken();
     let server: Awaited<ReturnType<typeof startKnowledgeServer>>;
     try {
-      server = await startKnowledgeServer({ backend: reader.backend, port: flags.port, view: true });
+      server = await startKnowledgeServer({ backend: reader.backend, port: flags.port, view: true, token });
     } catch (error) {
       await reader.backend.close();
       if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -42,7 +44,7 @@ export default class KnowledgeView extends BrandwireCommand {
       }
       throw knowledgeFailure(error);
     }
-    const started: ViewStarted = { ok: true, ...viewUrls(server.port), port: server.port, via: reader.via };
+    const started: ViewStarted = { ok: true, ...viewUrls(server.port, token), port: server.port, via: reader.via };
     if (this.jsonEnabled()) this.logJson(started);
     await this.show(() =>
       [
