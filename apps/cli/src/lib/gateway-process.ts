@@ -25,18 +25,13 @@ export function gatewayLogPath(statePath: string): string {
 export function runsGateway(pid: number, statePath: string): boolean {
   if (!isAlive(pid)) return false;
   if (!existsSync(`/proc/${pid}/cmdline`)) return true;
-  return gatewayArgs(String(pid), statePath) !== undefined;
+  const args = commandLineOf(String(pid));
+  return args !== undefined && isGatewayOf(args, statePath);
 }
 
-/** The arguments of process `pid` when it is the gateway of this state file (Linux); else undefined. */
-function gatewayArgs(pid: string, statePath: string): string[] | undefined {
-  let args: string[];
-  try {
-    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-  } catch {
-    return undefined;
-  }
-  return args.some((arg, i) => arg === '--state' && args[i + 1] === statePath) ? args : undefined;
+/** Whether a command line is that of the gateway of this state file. */
+function isGatewayOf(args: readonly string[], statePath: string): boolean {
+  return args.some((arg, i) => arg === '--state' && args[i + 1] === statePath);
 }
 
 /**
@@ -44,19 +39,11 @@ function gatewayArgs(pid: string, statePath: string): string[] | undefined {
  * another process: its pid, and its port and graph from its arguments; undefined when none runs, or where /proc is not.
  */
 export function gatewayByCommandLine(statePath: string): GatewayState | undefined {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return undefined;
-  }
-  for (const pid of pids) {
-    const args = gatewayArgs(pid, statePath);
-    if (!args) continue;
-    const value = (flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
-    const port = Number(value('--port'));
+  for (const { pid, args } of commandLines()) {
+    if (!isGatewayOf(args, statePath)) continue;
+    const port = Number(argument(args, '--port'));
     if (!Number.isInteger(port) || port <= 0) continue;
-    return { pid: Number(pid), port, graph: value('--graph') ?? '', startedAt: processStart(pid) };
+    return { pid: Number(pid), port, graph: argument(args, '--graph') ?? '', startedAt: processStart(pid) };
   }
   return undefined;
 }
@@ -66,24 +53,38 @@ export function gatewayByCommandLine(statePath: string): GatewayState | undefine
  * to name it when it refuses this folder's calls; undefined when none is found.
  */
 export function gatewayOnPort(port: number): { pid: number; statePath: string } | undefined {
+  for (const { pid, args } of commandLines()) {
+    const statePath = argument(args, '--state');
+    if (args[1] === gatewayMainPath() && argument(args, '--port') === String(port) && statePath !== undefined) return { pid: Number(pid), statePath };
+  }
+  return undefined;
+}
+
+/** The command line of every process this user may read (Linux: /proc); none where /proc is not. */
+function* commandLines(): Generator<{ pid: string; args: string[] }> {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
-    return undefined;
+    return;
   }
   for (const pid of pids) {
-    let args: string[];
-    try {
-      args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    } catch {
-      continue;
-    }
-    const value = (flag: string): string | undefined => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
-    const statePath = value('--state');
-    if (args[1] === gatewayMainPath() && value('--port') === String(port) && statePath !== undefined) return { pid: Number(pid), statePath };
+    const args = commandLineOf(pid);
+    if (args) yield { pid, args };
   }
-  return undefined;
+}
+
+function commandLineOf(pid: string): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The value after `flag` on a command line. */
+function argument(args: readonly string[], flag: string): string | undefined {
+  return args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined;
 }
 
 /** When process `pid` started (Linux: its start time in clock ticks after boot, 100 a second, and the boot time). */
