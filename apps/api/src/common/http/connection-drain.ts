@@ -6,8 +6,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 const PRUNE_AT = 1_024;
 /** The longest a stop waits for the answers in flight before the app closes (which still lets them finish). */
 const DRAIN_GRACE_MS = 2_000;
-/** A stop goes on once no answer is in flight and no request came in for this long. */
-const QUIET_MS = 25;
+/**
+ * A stop goes on once no answer is in flight and no request came in for this long: a client that has just read an
+ * answer on a kept-alive connection sends its next request within it, also on a loaded machine (25 ms was missed
+ * there, and the connection was closed under the request).
+ */
+const QUIET_MS = 250;
 
 /**
  * Lets a stop wait for the requests in flight only, and cut none. A server closing waits for every connection
