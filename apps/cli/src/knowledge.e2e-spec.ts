@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -346,6 +346,34 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(view.exitCode).toBe(0);
     // it closed the graph: no holder file is left behind
     expect(readdirSync(join(config, 'knowledge', 'graph.kuzu.holders'))).toEqual([]);
+  });
+
+  it('opens the browser with --open at a one-time sign-in URL, never the token (command lines are public)', async () => {
+    // xdg-open (inside the `open` package) hands the URL to $BROWSER when there is no desktop: a script records it
+    const browserLog = join(s.dir, 'view-browser.log');
+    const fakeBrowser = join(s.dir, 'view-browser.sh');
+    writeFileSync(fakeBrowser, `#!/bin/sh\necho "$1" >> ${browserLog}\n`);
+    chmodSync(fakeBrowser, 0o755);
+    const env = { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: config, BRANDWIRE_TOKEN: TEST_TOKENS.reader, BROWSER: fakeBrowser, DISPLAY: '' };
+    const view = spawnCli(['knowledge', 'view', '--port', '0', '--open', '--json'], { env, processGroup: true });
+    try {
+      const started = JSON.parse(await firstLine(view)) as { url: string; port: number };
+      const token = new URL(started.url).searchParams.get('token') ?? '';
+      const since = Date.now();
+      while (!existsSync(browserLog) && Date.now() - since < 10_000) await new Promise((r) => setTimeout(r, 50));
+      const opened = readFileSync(browserLog, 'utf8').trim();
+      expect(opened).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${started.port}/\\?code=[A-Za-z0-9_-]{43}$`));
+      expect(opened).not.toContain(token);
+      const first = await fetch(opened, { redirect: 'manual' });
+      expect([first.status, first.headers.get('location')]).toEqual([303, '/']);
+      const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      expect((await fetch(`http://127.0.0.1:${started.port}/`, { headers: { cookie } })).status).toBe(200);
+      expect((await fetch(opened, { redirect: 'manual' })).status).toBe(401);
+    } finally {
+      process.kill(-(view.pid ?? 0), 'SIGINT');
+    }
+    await exited(view);
+    expect(view.exitCode).toBe(0);
   });
 
   it('reports usage errors with exit 2', async () => {

@@ -35,3 +35,34 @@ export function presentedTokens(req: IncomingMessage, cookieName: string): strin
   }
   return tokens;
 }
+
+/** How long a sign-in code may wait for its browser. */
+const SIGN_IN_CODE_MS = 60_000;
+
+/**
+ * One-time codes for `/?code=`: what a program hands to the system's URL opener instead of the token, since the
+ * opener's and a new browser's command lines are visible to every user of the machine. A code lets one page in,
+ * once, within a minute; the token itself never leaves the process.
+ */
+export class SignInCodes {
+  private readonly expiries = new Map<string, number>();
+
+  mint(): string {
+    this.dropExpired();
+    const code = newAccessToken();
+    this.expiries.set(code, Date.now() + SIGN_IN_CODE_MS);
+    return code;
+  }
+
+  /** True once for a code minted here and not yet expired; the code is gone after. */
+  redeem(code: string): boolean {
+    const expiry = this.expiries.get(code);
+    this.expiries.delete(code);
+    return expiry !== undefined && Date.now() <= expiry;
+  }
+
+  private dropExpired(): void {
+    const now = Date.now();
+    for (const [code, expiry] of this.expiries) if (expiry < now) this.expiries.delete(code);
+  }
+}

@@ -107,6 +107,33 @@ describe('the knowledge query API over a real graph opened read-only', () => {
       expect((await authed(api.port, `/?token=${TOKEN}`)).status).toBe(404);
     });
 
+    it('lets the page in once with a sign-in URL, whose code is no token and is worth nothing once used', async () => {
+      const signIn = new URL(view.signInUrl());
+      expect(`${signIn.origin}${signIn.pathname}`).toBe(`${view.url}/`);
+      const code = signIn.searchParams.get('code') ?? '';
+      expect(code).not.toContain(TOKEN);
+      expect(signIn.searchParams.has('token')).toBe(false);
+      const first = await httpCall(view.port, `/?code=${code}`);
+      expect(first.status).toBe(303);
+      expect(first.headers['set-cookie']).toEqual([`${cookieName(view.port)}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
+      const again = await httpCall(view.port, `/?code=${code}`);
+      expect(again.status).toBe(401);
+      expect(again.headers['set-cookie']).toBeUndefined();
+      for (const wrong of [newAccessToken(), TOKEN, '']) expect((await httpCall(view.port, `/?code=${encodeURIComponent(wrong)}`)).status).toBe(401);
+      expect(() => api.signInUrl()).toThrow('serves no page');
+    });
+
+    it('lets a sign-in code in only within its minute', async () => {
+      const code = new URL(view.signInUrl()).searchParams.get('code') ?? '';
+      const now = Date.now();
+      const clock = jest.spyOn(Date, 'now').mockReturnValue(now + 61_000);
+      try {
+        expect((await httpCall(view.port, `/?code=${code}`)).status).toBe(401);
+      } finally {
+        clock.mockRestore();
+      }
+    });
+
     it('refuses to start without a token', async () => {
       await expect(startKnowledgeServer({ backend: missingGraphBackend('/nowhere/graph.kuzu'), port: 0, token: '' })).rejects.toThrow('needs an access token');
     });

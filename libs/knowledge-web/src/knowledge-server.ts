@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { accessCookieName, isAccessToken, presentedTokens } from './access-token';
+import { accessCookieName, isAccessToken, presentedTokens, SignInCodes } from './access-token';
 import { KnowledgeApiError } from './api-error';
 import type { KnowledgeBackend } from './backend';
 import { type ApiRoute, queryApiRoutes, VIEW_CYPHER_ROUTE } from './query-api';
@@ -39,6 +39,8 @@ export interface KnowledgeServerOptions {
 export interface KnowledgeServer {
   url: string;
   port: number;
+  /** the page's URL with a one-time code (a minute, one use) instead of the token: for a URL opener's command line */
+  signInUrl(): string;
   /** stops listening and ends open connections; the backend stays open (its owner closes it) */
   close(): Promise<void>;
 }
@@ -115,6 +117,7 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
   let allowedHosts = new Set<string>();
   let cookieName = '';
   const unauthorized = (): KnowledgeApiError => new KnowledgeApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+  const signInCodes = new SignInCodes();
 
   const handle = async (req: IncomingMessage, respond: Responder): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -125,8 +128,9 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
       throw new KnowledgeApiError('FORBIDDEN', 'This server answers its own page and local programs only, not requests another site makes.');
     }
     const pageToken = view && url.pathname === '/' ? url.searchParams.get('token') : null;
-    if (pageToken !== null) {
-      if (!isAccessToken(pageToken, token)) throw unauthorized();
+    const signInCode = view && url.pathname === '/' ? url.searchParams.get('code') : null;
+    if (pageToken !== null || signInCode !== null) {
+      if (pageToken !== null ? !isAccessToken(pageToken, token) : !signInCodes.redeem(signInCode ?? '')) throw unauthorized();
       respond.admit(cookieName, token);
       return;
     }
@@ -170,6 +174,10 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    signInUrl: () => {
+      if (!view) throw new Error('This knowledge server serves no page to sign in to.');
+      return `http://127.0.0.1:${port}/?code=${signInCodes.mint()}`;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

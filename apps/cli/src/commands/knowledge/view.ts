@@ -57,17 +57,18 @@ export default class KnowledgeView extends BrandwireCommand {
         'Press Ctrl-C to stop.',
       ].join('\n'),
     );
-    if (flags.open) await this.openBrowser(started.url);
+    // the opener's (and a new browser's) command line is visible to every user: it gets a one-time code, not the token
+    if (flags.open) await this.openBrowser(server.signInUrl(), started.url);
     await untilStopped();
     await server.close();
     await reader.backend.close();
     this.note('Stopped the knowledge graph view.');
   }
 
-  private async openBrowser(url: string): Promise<void> {
+  private async openBrowser(signInUrl: string, url: string): Promise<void> {
     try {
       const { default: open } = await import('open');
-      const child = await open(url);
+      const child = await open(signInUrl);
       child.on('error', () => this.note(`Could not open a browser: open ${url} yourself.`));
     } catch {
       this.note(`Could not open a browser: open ${url} yourself.`);
