@@ -35,6 +35,11 @@ export interface NewApiKey extends ApiKeyRecord {
   tokenHash: string;
 }
 
+/** A key as its list shows it. */
+export interface ListedApiKey extends ApiKeyRecord {
+  createdMs: number;
+}
+
 type ChannelRow = Selectable<Database['channels']>;
 
 function toChannel(row: ChannelRow): ChannelUsage {
@@ -122,35 +127,67 @@ export class DirectoryRepo {
   /**
    * Stores a key by the hash of its token; storing the same token again updates its name, scope and brands (it
    * keeps its id). Instances applying one seed at once store each key once: the insert that finds the token taken
-   * updates that row instead, and the row's lock makes them replace its brands one after the other.
+   * updates that row instead, and the row's lock makes them replace its brands one after the other. A revoked key
+   * stays revoked: 'revoked' says so and nothing changes.
    */
-  async saveApiKey(key: NewApiKey): Promise<void> {
-    await this.tx.run(async (trx) => {
-      const { id } = await trx
+  async saveApiKey(key: NewApiKey): Promise<'saved' | 'revoked'> {
+    return this.tx.run(async (trx) => {
+      const saved = await trx
         .insertInto('api_keys')
-        .values({ id: key.id, token_hash: key.tokenHash, name: key.name, scope: key.scope, created_ms: this.now() })
-        .onConflict((oc) => oc.column('token_hash').doUpdateSet({ name: key.name, scope: key.scope }))
+        .values({ id: key.id, token_hash: key.tokenHash, name: key.name, scope: key.scope, created_ms: this.now(), revoked_ms: null })
+        .onConflict((oc) => oc.column('token_hash').doUpdateSet({ name: key.name, scope: key.scope }).where('api_keys.revoked_ms', 'is', null))
         .returning('id')
-        .executeTakeFirstOrThrow();
-      await trx.deleteFrom('api_key_brands').where('key_id', '=', id).execute();
+        .executeTakeFirst();
+      if (saved === undefined) return 'revoked';
+      await trx.deleteFrom('api_key_brands').where('key_id', '=', saved.id).execute();
       if (key.brandIds.length > 0) {
         await trx
           .insertInto('api_key_brands')
-          .values(key.brandIds.map((brandId) => ({ key_id: id, brand_id: brandId })))
+          .values(key.brandIds.map((brandId) => ({ key_id: saved.id, brand_id: brandId })))
           .execute();
       }
+      return 'saved';
     });
   }
 
+  /** The key behind a token hash, unless it was revoked. */
   async findApiKeyByHash(tokenHash: string): Promise<ApiKeyRecord | undefined> {
     const key = await this.db
       .selectFrom('api_keys')
       .select(['id', 'name', 'scope'])
       .where('token_hash', '=', tokenHash)
+      .where('revoked_ms', 'is', null)
       .executeTakeFirst();
     if (!key) return undefined;
     const brands = await this.db.selectFrom('api_key_brands').select('brand_id').where('key_id', '=', key.id).orderBy('brand_id').execute();
     return { id: key.id, name: key.name, scope: key.scope as Scope, brandIds: brands.map((b) => b.brand_id) };
+  }
+
+  /** Every key not revoked, oldest first, with its brands. */
+  async listApiKeys(): Promise<ListedApiKey[]> {
+    const keys = await this.db
+      .selectFrom('api_keys')
+      .select(['id', 'name', 'scope', 'created_ms'])
+      .where('revoked_ms', 'is', null)
+      .orderBy('created_ms')
+      .orderBy('id')
+      .execute();
+    const links = await this.db
+      .selectFrom('api_key_brands')
+      .innerJoin('api_keys', 'api_keys.id', 'api_key_brands.key_id')
+      .select(['api_key_brands.key_id', 'api_key_brands.brand_id'])
+      .where('api_keys.revoked_ms', 'is', null)
+      .orderBy('api_key_brands.brand_id')
+      .execute();
+    const brandsOf = new Map<string, string[]>();
+    for (const link of links) brandsOf.set(link.key_id, [...(brandsOf.get(link.key_id) ?? []), link.brand_id]);
+    return keys.map((key) => ({ id: key.id, name: key.name, scope: key.scope as Scope, brandIds: brandsOf.get(key.id) ?? [], createdMs: Number(key.created_ms) }));
+  }
+
+  /** Revokes a key for good; false when there is no such key or it was revoked already. */
+  async revokeApiKey(id: string): Promise<boolean> {
+    const result = await this.db.updateTable('api_keys').set({ revoked_ms: this.now() }).where('id', '=', id).where('revoked_ms', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** One round trip to the database, for a health check. */
@@ -158,6 +195,7 @@ export class DirectoryRepo {
     await sql`select 1`.execute(this.db);
   }
 
+  /** Every key ever stored, revoked ones too. */
   async countApiKeys(): Promise<number> {
     const row = await this.db
       .selectFrom('api_keys')

@@ -2,7 +2,7 @@ export { Store } from './store';
 export { openStore, openStoreThread } from './store-thread-client';
 export { DataDirInUseError, LOCK_FILE_NAME, isDataDirInUse } from './data-dir-lock';
 export { DatabaseUnreachableError, SQLITE_FILE_NAME, isDatabaseUnreachable, withoutPassword, type Dialect, type StoreOptions } from './open-store';
-export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryRepo, NewApiKey } from './directory-repo';
+export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryRepo, ListedApiKey, NewApiKey } from './directory-repo';
 export type { BillingRepo, Reservation, ServedConsultation } from './billing-repo';
 export type { ConsentRequestsRepo, ConsultationRef } from './consent-requests-repo';
 export type { BubbleRecord, ConversationRecord, JournalItem, JournalRepo, NewBubble, NewJournalItem, RecentMatch, RoomChangeListener, RoomRecord, RoomState } from './journal-repo';

@@ -27,6 +27,7 @@ export interface ApiKeysTable {
   name: string;
   scope: string;
   created_ms: number;
+  revoked_ms: number | null;
 }
 
 export interface ApiKeyBrandsTable {

@@ -12,6 +12,8 @@ import { AuthGuard } from '../common/auth/auth.guard';
 import { BodyKindGuard } from '../common/http/multipart';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import { HealthController } from '../health/health.controller';
+import { KeyRevocations } from '../keys/key-revocations';
+import { KeysModule } from '../keys/keys.module';
 import { MeController } from '../me/me.controller';
 import { RetrievalModule } from '../retrieval/retrieval.module';
 import { SandboxModule } from '../sandbox/sandbox.module';
@@ -38,8 +40,8 @@ class CoreModule {
     ];
     return {
       module: CoreModule,
-      providers: [...ports, ApiKeysService, BrandAccessService, IdempotencyService, SignalBus, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: BodyKindGuard }],
-      exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService, IdempotencyService, SignalBus],
+      providers: [...ports, ApiKeysService, BrandAccessService, IdempotencyService, SignalBus, KeyRevocations, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: BodyKindGuard }],
+      exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService, IdempotencyService, SignalBus, KeyRevocations],
     };
   }
 }
@@ -49,7 +51,7 @@ export class AppModule {
   static forRuntime(runtime: Runtime): DynamicModule {
     return {
       module: AppModule,
-      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, SignalsModule, RetrievalModule, CallbacksModule, SettingsModule, DeviceAuthModule, ...(runtime.sandbox ? [SandboxModule] : [])],
+      imports: [CoreModule.forRuntime(runtime), SendModule, SessionActionsModule, DeleteModule, ConsentModule, UploadsModule, AttachmentsModule, SignalsModule, RetrievalModule, CallbacksModule, SettingsModule, DeviceAuthModule, KeysModule, ...(runtime.sandbox ? [SandboxModule] : [])],
       controllers: [HealthController, MeController],
     };
   }

@@ -72,7 +72,11 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
   });
   try {
     if (config.seedFile) {
-      await applySeed(store, parseSeed(await readFile(config.seedFile, 'utf8'), config.seedFile));
+      const { revokedKeys } = await applySeed(store, parseSeed(await readFile(config.seedFile, 'utf8'), config.seedFile));
+      if (revokedKeys.length > 0) {
+        const names = revokedKeys.map((name) => `"${name}"`).join(', ');
+        createLogger(config.logLevel).warn(`the seed ${config.seedFile} names revoked keys (${names}): they stay revoked; take them out of the seed`);
+      }
       return { store, demoWanted: false };
     }
     return { store, demoWanted: await prepareDemoBrand(store) };

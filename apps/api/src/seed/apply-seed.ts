@@ -8,8 +8,11 @@ function keyId(): string {
   return `key_${randomBytes(8).toString('hex')}`;
 }
 
-/** Applies a seed: brands, channels and keys are created or updated, never duplicated. */
-export async function applySeed(store: Store, seed: Seed): Promise<void> {
+/**
+ * Applies a seed: brands, channels and keys are created or updated, never duplicated. A key revoked since stays
+ * revoked: the names of such keys are returned, for the operator to take them out of the seed.
+ */
+export async function applySeed(store: Store, seed: Seed): Promise<{ revokedKeys: string[] }> {
   for (const brand of seed.brands) {
     await store.directory.upsertBrand({ id: brand.id, name: brand.name });
     for (const c of brand.channels) {
@@ -25,9 +28,12 @@ export async function applySeed(store: Store, seed: Seed): Promise<void> {
     }
   }
   const known = new Set((await store.directory.listBrands()).map((b) => b.id));
+  const revokedKeys: string[] = [];
   for (const key of seed.keys) {
     const unknown = key.brands.find((b) => !known.has(b));
     if (unknown) throw new SeedError(`key "${key.name}" names brand "${unknown}", which does not exist`);
-    await store.directory.saveApiKey({ id: keyId(), tokenHash: hashToken(key.token), name: key.name, scope: key.scope, brandIds: key.brands });
+    const saved = await store.directory.saveApiKey({ id: keyId(), tokenHash: hashToken(key.token), name: key.name, scope: key.scope, brandIds: key.brands });
+    if (saved === 'revoked') revokedKeys.push(key.name);
   }
+  return { revokedKeys };
 }

@@ -5,6 +5,7 @@ import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@n
 import type { Request, Response } from 'express';
 import { STORE } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
+import { KeyRevocations } from '../keys/key-revocations';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
 import { ApiErrors, BRAND_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
@@ -25,6 +26,7 @@ export class SignalsController implements BeforeApplicationShutdown {
     private readonly signals: SignalsService,
     private readonly access: BrandAccessService,
     private readonly bus: SignalBus,
+    private readonly revocations: KeyRevocations,
     @Inject(STORE) private readonly store: Store,
   ) {}
 
@@ -57,7 +59,12 @@ export class SignalsController implements BeforeApplicationShutdown {
     // a client that left before the stream opened: its 'close' has fired already, so nothing is kept for it
     if (!close) return;
     this.streams.add(close);
-    req.on('close', () => this.streams.delete(close));
+    // a revoked key reads no more: its stream ends, and the client's reconnection is refused
+    const offRevoked = this.revocations.onRevoked(principal.keyId, close);
+    req.on('close', () => {
+      this.streams.delete(close);
+      offRevoked();
+    });
   }
 
   beforeApplicationShutdown(): void {

@@ -10,6 +10,7 @@ import * as conversationsBySession from './0008-conversations-by-session';
 import * as bubbleDeleteClaims from './0009-bubble-delete-claims';
 import * as servedConsultationsKept from './0010-served-consultations-kept';
 import * as channelsSeedPlan from './0011-channels-seed-plan';
+import * as apiKeysRevoked from './0012-api-keys-revoked';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0009-bubble-delete-claims': bubbleDeleteClaims,
   '0010-served-consultations-kept': servedConsultationsKept,
   '0011-channels-seed-plan': channelsSeedPlan,
+  '0012-api-keys-revoked': apiKeysRevoked,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -34,4 +34,9 @@ export class ApiKeysService {
     this.cache.set(hash, { principal, until: now + CACHE_TTL_MS });
     return principal;
   }
+
+  /** A key revoked here is refused from the next request on (other instances take up to the cache's 5 s). */
+  forget(keyId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.principal?.keyId === keyId) this.cache.delete(hash);
+  }
 }

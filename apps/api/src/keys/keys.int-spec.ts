@@ -1,0 +1,128 @@
+import { hashToken } from '../common/auth/api-keys.service';
+import { ServiceHarness, TOKENS } from '../test-support/service-harness';
+
+interface ListedKey {
+  id: string;
+  name: string;
+  scope: string;
+  brands: string[];
+  createdAt: string;
+  current: boolean;
+}
+
+describe('API keys: listing and revoking', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  /** A key of its own for each test that revokes one, so that the seed's keys stay for the others. */
+  async function newKey(name: string, scope: 'BrandRead' | 'BrandWrite' | 'Admin', brands: string[]): Promise<{ token: string; id: string }> {
+    const token = `test-${name}-token-${Math.random().toString(36).slice(2)}`;
+    await h.service.runtime.store.directory.saveApiKey({ id: `key_${name}`, tokenHash: hashToken(token), name, scope, brandIds: brands });
+    return { token, id: `key_${name}` };
+  }
+
+  const list = (token: string) => h.get<{ ok: boolean; keys: ListedKey[] }>('/api/agent/keys', token);
+  const revoke = (id: string, token: string) => h.request<Record<string, unknown>>('DELETE', `/api/agent/keys/${encodeURIComponent(id)}`, { token });
+
+  it("lists to an Admin key the keys of its brands, oldest first, marking its own, never a token or a hash", async () => {
+    const reply = await list(TOKENS.admin);
+    expect(reply.status).toBe(200);
+    const names = reply.body.keys.map((k) => k.name);
+    expect(names.slice(0, 3)).toEqual(['ops', 'agent', 'viewer']);
+    expect(names).not.toContain('globex-agent');
+    expect(reply.body.keys[0]).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/), current: true });
+    expect(reply.body.keys.filter((k) => k.current).map((k) => k.name)).toEqual(['ops']);
+    expect(reply.text).not.toContain(TOKENS.writer);
+    expect(reply.text).not.toContain(hashToken(TOKENS.writer));
+  });
+
+  it('lists to any other key only itself', async () => {
+    const reply = await list(TOKENS.reader);
+    expect(reply.status).toBe(200);
+    expect(reply.body.keys.map((k) => [k.name, k.current])).toEqual([['viewer', true]]);
+  });
+
+  it('lets an Admin key revoke a key of its brands: refused (401) from the next request on, listed no more', async () => {
+    const victim = await newKey('temp-reader', 'BrandRead', ['acme']);
+    expect((await h.get('/api/agent/me', victim.token)).status).toBe(200);
+    const reply = await revoke(victim.id, TOKENS.admin);
+    expect([reply.status, reply.body]).toEqual([200, { ok: true, id: victim.id, name: 'temp-reader', revoked: true, self: false }]);
+    const after = await h.get('/api/agent/me', victim.token);
+    expect([after.status, after.body]).toEqual([401, { ok: false, code: 'UNAUTHORIZED', message: expect.any(String) }]);
+    expect((await list(TOKENS.admin)).body.keys.map((k) => k.id)).not.toContain(victim.id);
+    const again = await revoke(victim.id, TOKENS.admin);
+    expect([again.status, again.body]).toEqual([404, { ok: false, code: 'NOT_FOUND', message: `no key "${victim.id}" among the keys this key manages (GET /api/agent/keys lists them)` }]);
+  });
+
+  it('refuses the page a revoked key read before from the room page cache', async () => {
+    const reader = await newKey('cached-reader', 'BrandRead', ['acme']);
+    await h.customerWrites('cache-kim', { text: 'hello' });
+    const path = '/api/agent/rooms/cache-kim/messages?brand=acme-kakao&max=5';
+    expect((await h.get(path, reader.token)).status).toBe(200);
+    expect((await h.get(path, reader.token)).status).toBe(200);
+    expect((await revoke(reader.id, TOKENS.admin)).status).toBe(200);
+    expect((await h.get(path, reader.token)).status).toBe(401);
+  });
+
+  it('lets any key revoke itself, and no key below Admin revoke another', async () => {
+    const writer = await newKey('temp-writer', 'BrandWrite', ['acme']);
+    const other = await revoke('key_does_not_matter', writer.token);
+    expect([other.status, other.body]).toEqual([
+      403,
+      { ok: false, code: 'FORBIDDEN', message: `this key has scope BrandWrite: it may revoke only itself (its id is ${writer.id}); revoking another key needs an Admin key` },
+    ]);
+    const self = await revoke(writer.id, writer.token);
+    expect([self.status, self.body]).toEqual([200, { ok: true, id: writer.id, name: 'temp-writer', revoked: true, self: true }]);
+    expect((await h.get('/api/agent/me', writer.token)).status).toBe(401);
+  });
+
+  it("tells an Admin key of one brand nothing of another brand's keys: the same 404 as for no key at all", async () => {
+    const globexKey = (await list(TOKENS.otherBrand)).body.keys[0] as ListedKey;
+    const foreign = await revoke(globexKey.id, TOKENS.admin);
+    const unknown = await revoke('key_0000000000000000', TOKENS.admin);
+    expect([foreign.status, foreign.body]).toEqual([404, { ok: false, code: 'NOT_FOUND', message: `no key "${globexKey.id}" among the keys this key manages (GET /api/agent/keys lists them)` }]);
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await h.get('/api/agent/me', TOKENS.otherBrand)).status).toBe(200);
+    // an Admin of acme does not manage a key that also reaches globex
+    const wide = await newKey('wide', 'BrandRead', ['acme', 'globex']);
+    expect((await list(TOKENS.admin)).body.keys.map((k) => k.name)).not.toContain('wide');
+    expect((await revoke(wide.id, TOKENS.admin)).status).toBe(404);
+  });
+
+  it('ends the signal stream of a key when it is revoked, and refuses its reconnection', async () => {
+    const reader = await newKey('streamer', 'BrandRead', ['acme']);
+    const url = `${h.url}/api/agent/signals/stream?brand=acme-kakao&after=now`;
+    const response = await fetch(url, { headers: { authorization: `Bearer ${reader.token}` } });
+    expect(response.status).toBe(200);
+    const body = (response.body as ReadableStream<Uint8Array>).getReader();
+    await body.read();
+    expect((await revoke(reader.id, TOKENS.admin)).status).toBe(200);
+    const ended = await Promise.race([
+      (async () => {
+        for (;;) if ((await body.read()).done) return 'ended';
+      })(),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000)),
+    ]);
+    expect(ended).toBe('ended');
+    expect((await fetch(url, { headers: { authorization: `Bearer ${reader.token}` } })).status).toBe(401);
+  });
+
+  it('keeps a revoked key revoked when the seed naming it is applied again at the next start', async () => {
+    const viewer = (await list(TOKENS.reader)).body.keys[0] as ListedKey;
+    expect((await revoke(viewer.id, TOKENS.admin)).status).toBe(200);
+    await h.restart();
+    expect((await h.get('/api/agent/me', TOKENS.reader)).status).toBe(401);
+    expect((await h.get('/api/agent/me', TOKENS.writer)).status).toBe(200);
+  });
+
+  it('needs a key to list or revoke', async () => {
+    expect((await h.get('/api/agent/keys', null)).status).toBe(401);
+    expect((await h.request('DELETE', '/api/agent/keys/key_x', { token: null })).status).toBe(401);
+  });
+});
