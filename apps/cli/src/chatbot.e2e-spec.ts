@@ -108,7 +108,7 @@ describe('brandwire chatbot', () => {
   it("says what the service refused as the service's error, not the model's", async () => {
     const run = await s.run(['chatbot', '--channel', 'nope', '--ask', 'hi', '--json'], { config, token: TEST_TOKENS.writer });
     expect(run.code).toBe(1);
-    expect(run.json()).toMatchObject({ ok: false, code: 'UNKNOWN_BRAND' });
+    expect(run.json()).toMatchObject({ ok: false, code: 'FORBIDDEN', error: 'this key has no access to brand "nope": its channels are acme-kakao, acme-naver' });
     const badKey = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config, token: 'bw_not_a_key' });
     expect(badKey.code).toBe(4);
     expect(badKey.json()).toMatchObject({ ok: false, code: 'UNAUTHORIZED' });

@@ -113,7 +113,7 @@ describe('streamConversations against the built service', () => {
     const foreign = collect(streamConversations(writer, { channel: 'globex-kakao' }));
     await expect(foreign).rejects.toBeInstanceOf(ApiError);
     await expect(foreign).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
-    await expect(collect(streamConversations(writer, { channel: 'no-such-channel' }))).rejects.toMatchObject({ status: 404, code: 'UNKNOWN_BRAND' });
+    await expect(collect(streamConversations(writer, { channel: 'no-such-channel' }))).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN', message: expect.stringContaining('"no-such-channel"') });
     const stranger = new BrandwireClient({ endpoint: live.url, token: 'not-a-key-of-ours-0000' });
     await expect(collect(streamConversations(stranger))).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });

@@ -155,6 +155,13 @@ describe('findBubbleByText', () => {
     expect(findBubbleByText([second], 'caption', NOW, LOOKBACK)).toBeUndefined();
   });
 
+  it('prefers a deletable match to a more recent consent bubble, and finds a consent bubble when nothing else matches', () => {
+    const text = bubble({ serial: 's-text', sentAtMs: NOW - 30_000 });
+    const consent = bubble({ serial: 's-consent', kind: 'consent', sentAtMs: NOW - 10_000 });
+    expect(findBubbleByText([consent, text], 'hello', NOW, LOOKBACK)).toBe(text);
+    expect(findBubbleByText([consent], 'hello', NOW, LOOKBACK)).toBe(consent);
+  });
+
   it('never matches a bubble without text', () => {
     expect(findBubbleByText([bubble({ text: null })], '', NOW, LOOKBACK)).toBeUndefined();
   });

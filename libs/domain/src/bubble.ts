@@ -38,7 +38,7 @@ export function checkDeletable(
   if (b.deletedAtMs !== null) {
     return { ok: false, code: 'ALREADY_DELETED', message: `Message ${b.serial} is already deleted.` };
   }
-  if (b.kind === 'consent') {
+  if (isUndeletableKind(b.kind)) {
     return {
       ok: false,
       code: 'NOT_DELETABLE',
@@ -58,7 +58,9 @@ export function checkDeletable(
 /**
  * The bubble a delete by text targets: exact body match, sent within `lookbackSeconds` of now (inclusive), and
  * for an image group only its first image; the most recent one wins, also when it is deleted already (the delete
- * then answers that it is), so a delete sent twice never takes an older message with the same text.
+ * then answers that it is), so a delete sent twice never takes an older message with the same text. A bubble of
+ * a kind that can never be deleted (a consent request) is passed over for any other match, and found only when
+ * nothing else matches, so that the delete answers that it cannot be deleted rather than that nothing was sent.
  */
 export function findBubbleByText(
   bubbles: readonly SentBubble[],
@@ -68,13 +70,23 @@ export function findBubbleByText(
 ): SentBubble | undefined {
   const windowMs = lookbackSeconds * 1000;
   let best: SentBubble | undefined;
+  let undeletable: SentBubble | undefined;
   for (const b of bubbles) {
     if (b.text !== text) continue;
     if (b.groupIndex !== 0) continue;
     if (nowMs - b.sentAtMs > windowMs) continue;
-    if (best === undefined || isMoreRecent(b, best)) best = b;
+    if (isUndeletableKind(b.kind)) {
+      if (undeletable === undefined || isMoreRecent(b, undeletable)) undeletable = b;
+    } else if (best === undefined || isMoreRecent(b, best)) {
+      best = b;
+    }
   }
-  return best;
+  return best ?? undeletable;
+}
+
+/** Kinds of bubble no delete may remove (spec, Delete rule 3). */
+function isUndeletableKind(kind: BubbleKind): boolean {
+  return kind === 'consent';
 }
 
 function isMoreRecent(a: SentBubble, b: SentBubble): boolean {

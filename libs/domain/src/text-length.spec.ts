@@ -1,4 +1,4 @@
-import { characterCount, firstCharacters, isLongerThan } from './text-length';
+import { characterCount, firstCharacters, hasControlCharacter, isLongerThan } from './text-length';
 
 describe('text length in characters', () => {
   const emoji = '\u{1F600}';
@@ -25,5 +25,15 @@ describe('text length in characters', () => {
     expect(firstCharacters(`ab${emoji}${emoji}c`, 3)).toBe(`ab${emoji}`);
     expect(firstCharacters('abc', 5)).toBe('abc');
     expect(firstCharacters(emoji.repeat(3), 2)).toBe(emoji.repeat(2));
+  });
+});
+
+describe('control characters in an identifier', () => {
+  it.each([['\u0000'], ['\t'], ['\n'], ['\u001f'], ['\u007f'], ['\u0080'], ['\u0085'], ['\u009f']])('finds %j', (control) => {
+    expect(hasControlCharacter(`a${control}b`)).toBe(true);
+  });
+
+  it.each([['u-1001'], ['안녕'], ['a b'], ['\u00a0'], ['\u{1F600}'], ['']])('finds none in %j', (text) => {
+    expect(hasControlCharacter(text)).toBe(false);
   });
 });

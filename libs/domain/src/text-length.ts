@@ -48,3 +48,12 @@ const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202
 export function withoutControlCharacters(text: string): string {
   return text.replace(CONTROL_CHARACTERS, '');
 }
+
+// C0 controls (tab and newline too), DEL, and C1 controls
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const IDENTIFIER_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Whether an identifier (a customer key, a brand key, a bot event) holds a control character: such a key is refused, never stored. */
+export function hasControlCharacter(text: string): boolean {
+  return IDENTIFIER_CONTROLS.test(text);
+}

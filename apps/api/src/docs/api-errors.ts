@@ -9,10 +9,10 @@ export class ErrorEnvelopeDto implements ErrorEnvelope {
   @ApiProperty({ type: Boolean, enum: [false], description: 'always false' })
   ok!: false;
 
-  @ApiProperty({ description: "the service's error code; each response lists the codes the operation answers with that status", example: 'UNKNOWN_BRAND' })
+  @ApiProperty({ description: "the service's error code; each response lists the codes the operation answers with that status", example: 'FORBIDDEN' })
   code!: string;
 
-  @ApiProperty({ description: 'what went wrong, for people; it names the field or value at fault where there is one', example: 'brandKey "acme-kakoa" is not a channel of this service' })
+  @ApiProperty({ description: 'what went wrong, for people; it names the field or value at fault where there is one', example: 'this key has no access to brandKey "acme-kakoa": its channels are acme-kakao, acme-naver' })
   message!: string;
 }
 
@@ -41,9 +41,14 @@ export const QUERY_ERRORS = {
   BAD_REQUEST: 'a query parameter is missing or invalid (the message names it)',
 } satisfies ErrorReasons;
 
-/** A brand key in the body (`brandKey`) or the query (`brand`); a key without access to it is FORBIDDEN (RequiresScope). */
+/**
+ * A brand key in the body (`brandKey`) or the query (`brand`). One the key was not given and one that is no
+ * channel at all get the same answer, so that a key cannot tell which channel keys other brands have
+ * (BrandAccessService); RequiresScope documents it too, on every route that names a brand.
+ */
 export const BRAND_ERRORS = {
-  UNKNOWN_BRAND: 'the brand key is not a channel of this service',
+  FORBIDDEN:
+    'the key has no access to the brand key the request names, or no channel has that key (the two are answered alike); the message names the field and lists the channels the key reaches',
 } satisfies ErrorReasons;
 
 /** The operation calls the messenger; its refusals are HTTP 200 with `ok: false` and its code, not errors. */

@@ -134,10 +134,10 @@ describe('GET /api/agent/conversations/export', () => {
     expect(reply.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('brand') });
   });
 
-  it('answers an unknown brand with 404 UNKNOWN_BRAND and a brand of another key with 403 FORBIDDEN', async () => {
+  it('answers an unknown brand and a brand of another key alike, with 403 FORBIDDEN', async () => {
     const unknown = await h.get(`${EXPORT}?brand=no-such-channel`);
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ ok: false, code: 'UNKNOWN_BRAND', message: expect.stringContaining('brand "no-such-channel"') });
+    expect(unknown.status).toBe(403);
+    expect(unknown.body).toEqual({ ok: false, code: 'FORBIDDEN', message: expect.stringContaining('brand "no-such-channel"') });
     const foreign = await h.get(`${EXPORT}?brand=acme-kakao`, TOKENS.otherBrand);
     expect(foreign.status).toBe(403);
     expect(foreign.body).toMatchObject({ ok: false, code: 'FORBIDDEN' });

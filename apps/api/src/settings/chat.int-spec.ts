@@ -52,8 +52,8 @@ describe('chat on and off (/api/agent/settings/chat)', () => {
     expect(other.status).toBe(403);
     expect(other.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('brandKey "globex-kakao"') });
     const unknown = await toggle('deactivate', TOKENS.admin, 'no-such-channel');
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ ok: false, code: 'UNKNOWN_BRAND' });
+    expect(unknown.status).toBe(403);
+    expect(unknown.body).toMatchObject({ ok: false, code: 'FORBIDDEN', message: expect.stringContaining('brandKey "no-such-channel"') });
     const empty = await h.post('/api/agent/settings/chat/deactivate', {}, TOKENS.admin);
     expect(empty.status).toBe(400);
     expect(empty.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('brandKey') });

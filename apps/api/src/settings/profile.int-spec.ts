@@ -25,13 +25,13 @@ describe('sender profile (/api/agent/settings/profile)', () => {
     expect(naver.body.profile).toMatchObject({ name: 'Acme Naver', type: 'naver', chatbotBuilder: false, status: 'active' });
   });
 
-  it('refuses a key of another brand (403), an unknown brand (404) and a missing brand (400)', async () => {
+  it('refuses a key of another brand and an unknown brand alike (403), and a missing brand (400)', async () => {
     const other = await h.get('/api/agent/settings/profile?brand=acme-kakao', TOKENS.otherBrand);
     expect(other.status).toBe(403);
     expect(other.body).toMatchObject({ ok: false, code: 'FORBIDDEN', message: expect.stringContaining('brand "acme-kakao"') });
     const unknown = await h.get('/api/agent/settings/profile?brand=nope', TOKENS.reader);
-    expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ ok: false, code: 'UNKNOWN_BRAND' });
+    expect(unknown.status).toBe(403);
+    expect(unknown.body).toMatchObject({ ok: false, code: 'FORBIDDEN', message: expect.stringContaining('brand "nope"') });
     const missing = await h.get('/api/agent/settings/profile', TOKENS.reader);
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ ok: false, code: 'BAD_REQUEST', message: expect.stringContaining('brand') });

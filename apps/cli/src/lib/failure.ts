@@ -69,7 +69,7 @@ function hintFor(code: string): string | undefined {
     case 'UNAUTHORIZED':
       return 'the stored key was refused: run `brandwire setup <key>` or `brandwire login` again';
     case 'FORBIDDEN':
-      return 'this key lacks the scope or the brand: `brandwire whoami` shows what it may do';
+      return 'this key lacks the scope or the channel (one that does not exist is answered alike): `brandwire whoami` shows what it may do';
     case 'NETWORK':
     case 'BAD_RESPONSE':
       return 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use';

@@ -3,6 +3,7 @@ import multer from 'multer';
 import { Code, CodeValue, exceptionNameOf } from '../result-codes';
 import { SandboxControlCode } from './control-types';
 import { JSON_LIMIT_BYTES } from './json-body';
+import { sameSecret } from './same-secret';
 
 /** A partner call refused by the messenger: HTTP 200 `{code, message: '<ExceptionName>[: detail]'}`. */
 export class Rejection extends Error {
@@ -41,7 +42,7 @@ export function isControlPath(req: Request): boolean {
 /** X-Partner-Key on every partner and control call. */
 export function requirePartnerKey(partnerKey: string): RequestHandler {
   return (req, _res, next) => {
-    if (req.get('x-partner-key') === partnerKey) return next();
+    if (sameSecret(req.get('x-partner-key'), partnerKey)) return next();
     next(
       isControlPath(req)
         ? new ControlError(401, 'UNAUTHORIZED', BAD_KEY)

@@ -4,6 +4,7 @@ import { Code } from '../result-codes';
 import { BAD_KEY, Rejection, partnerErrorBody } from './http-errors';
 import { JSON_LIMIT_BYTES, isJsonRequest, jsonBody, readJsonBody } from './json-body';
 import { PartnerCall } from './partner-calls';
+import { sameSecret } from './same-secret';
 
 /** The JSON partner calls as express routes (mounted at the root; paths start with /v1). */
 export function partnerRouter(calls: ReadonlyMap<string, PartnerCall>): Router {
@@ -30,7 +31,7 @@ export function partnerFastLane(
     if (req.method !== 'POST' || req.url === undefined) return false;
     const call = calls.get(req.url);
     if (!call || !isJsonRequest(req)) return false;
-    if (req.headers['x-partner-key'] !== o.partnerKey) {
+    if (!sameSecret(req.headers['x-partner-key'], o.partnerKey)) {
       req.resume();
       answer(res, partnerErrorBody(new Rejection(Code.InvalidHubPartner, BAD_KEY)));
       return true;

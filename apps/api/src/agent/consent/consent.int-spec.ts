@@ -105,6 +105,30 @@ describe('POST /api/agent/personal-info/request', () => {
     expect(reply.body).toMatchObject({ ok: false, code: 'NOT_DELETABLE', serial: sent.body.serial });
   });
 
+  it('cannot be deleted by its text either: the same 409 NOT_DELETABLE as by serial', async () => {
+    await h.customerWrites('p9', { text: 'hi' });
+    const sent = await request('p9');
+    const byText = await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'p9', text: 'Personal information consent requested' });
+    const bySerial = await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'p9', serial: sent.body.serial });
+    expect(byText.status).toBe(409);
+    expect(byText.body).toEqual({ ok: false, code: 'NOT_DELETABLE', message: expect.stringContaining('consent'), serial: sent.body.serial });
+    expect([bySerial.status, bySerial.body]).toEqual([byText.status, byText.body]);
+  });
+
+  it('deletes by that text a send with the same words, never the consent bubble, also when the consent bubble came later', async () => {
+    await h.customerWrites('p10', { text: 'hi' });
+    const plain = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'p10', text: 'Personal information consent requested' });
+    const consent = await request('p10');
+    expect(consent.body.ok).toBe(true);
+    const body = { brandKey: 'acme-kakao', userKey: 'p10', text: 'Personal information consent requested' };
+    const reply = await h.post('/api/agent/delete', body);
+    expect([reply.status, reply.body]).toEqual([200, { ok: true, code: '0', message: null, serial: plain.body.serial }]);
+    // the same delete again is a retry: it answers for the send it deleted, and leaves the consent bubble alone
+    const again = await h.post('/api/agent/delete', body);
+    expect([again.status, again.body]).toEqual([409, expect.objectContaining({ ok: false, code: 'ALREADY_DELETED', serial: plain.body.serial })]);
+    expect((await h.customerChat('p10')).find((b) => b.serial === consent.body.serial)).toMatchObject({ kind: 'consent', deleted: false });
+  });
+
   it('is billed like a send', async () => {
     const before = (await h.get<{ used: number }>('/api/agent/settings/plan?brand=acme-kakao')).body.used;
     await h.customerWrites('p3', { text: 'hi' });

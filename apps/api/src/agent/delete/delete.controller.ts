@@ -23,7 +23,7 @@ export class DeleteController {
   @ApiErrorsCarrying(
     { serial: { type: 'string', description: 'the bubble that was found and could not be deleted', example: 'bw-1763744400000000-k3x9q2' } },
     {
-      NOT_DELETABLE: 'the bubble is a personal-info consent request',
+      NOT_DELETABLE: "the bubble is a personal-info consent request (found by serial, or by its text when nothing deletable matches), or the serial is of a message the customer sent",
       ALREADY_DELETED: 'the bubble is already deleted',
       EXPIRED: 'the bubble was sent more than 24 hours ago',
     },

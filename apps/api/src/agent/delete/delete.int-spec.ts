@@ -130,6 +130,18 @@ describe('POST /api/agent/delete', () => {
     expect(items[1]).toMatchObject({ kind: 'agent', deleted: true });
   });
 
+  it("refuses a delete of the customer's own message by its serial with 409 NOT_DELETABLE saying so", async () => {
+    await h.customerWrites('d6', { text: 'my own words' });
+    const own = (await h.customerChat('d6')).find((b) => b.from === 'customer')?.serial;
+    expect(own).toEqual(expect.any(String));
+    const reply = await del({ userKey: 'd6', serial: own });
+    expect(reply.status).toBe(409);
+    expect(reply.body).toEqual({ ok: false, code: 'NOT_DELETABLE', message: `Message ${String(own)} was sent by the customer d6; a customer's own messages cannot be deleted.`, serial: own });
+    expect((await h.customerChat('d6')).find((b) => b.serial === own)).toMatchObject({ from: 'customer', deleted: false });
+    // a serial the customer never sent nor received is still not found
+    expect((await del({ userKey: 'd6', serial: 'no-such-serial' })).body).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
   it('refuses a BrandRead key with 403 FORBIDDEN', async () => {
     const reply = await del({ userKey: 'd1', serial: 'x' }, TOKENS.reader);
     expect(reply.status).toBe(403);

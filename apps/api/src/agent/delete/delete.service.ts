@@ -8,6 +8,7 @@ import type { Principal } from '../../common/auth/principal';
 import { KeyedTurns } from '../../common/concurrency/keyed-turns';
 import { fail } from '../../common/errors/envelope';
 import { JournalWriter } from '../../journal/journal-writer.service';
+import { CONSENT_BUBBLE_TEXT } from '../send/consent-once';
 import type { DeleteDto, DeleteResponseDto } from './dto/delete.dto';
 
 export interface DeleteOutcome {
@@ -19,9 +20,24 @@ function toSentBubble(b: BubbleRecord): SentBubble {
   return { serial: b.serial, kind: b.kind, text: b.text, sentAtMs: b.sentAtMs, groupSerial: null, groupIndex: b.groupIndex, deletedAtMs: b.deletedAtMs };
 }
 
+/**
+ * As toSentBubble, with the text the customer sees and the journal keeps: a consent bubble stores none (its
+ * text is the messenger's), yet a delete by that text must find it to answer that it cannot be deleted.
+ */
+function toMatchedBubble(b: BubbleRecord): SentBubble {
+  return { ...toSentBubble(b), text: b.kind === 'consent' ? CONSENT_BUBBLE_TEXT : b.text };
+}
+
+/** How far back in a customer's journal a serial not sent to them is looked for among their own messages. */
+const OWN_MESSAGES_LOOKED_AT = 1_000;
+
 /** how long a delete holds its bubble at most (the messenger call's timeout is shorter) */
 const CLAIM_MS = 30_000;
 const CLAIM_POLL_MS = 25;
+
+function isOutcome(found: BubbleRecord | DeleteOutcome): found is DeleteOutcome {
+  return 'status' in found;
+}
 
 function alreadyDeleted(serial: string): DeleteOutcome {
   return { status: 409, body: { ok: false, code: 'ALREADY_DELETED', message: 'this message is already deleted', serial } };
@@ -52,6 +68,7 @@ export class DeleteService {
   private async deleteNow(channel: ChannelRecord, dto: DeleteDto): Promise<DeleteOutcome> {
     const now = this.clock.now();
     const bubble = dto.serial != null ? await this.bySerial(channel, dto.userKey, dto.serial) : await this.byText(channel, dto.userKey, dto.text ?? '', dto.withinSeconds, now);
+    if (isOutcome(bubble)) return bubble;
 
     const check = checkDeletable(toSentBubble(bubble), now);
     if (!check.ok) return { status: httpStatusOf(check.code), body: { ok: false, code: check.code, message: check.message, serial: bubble.serial } };
@@ -95,16 +112,28 @@ export class DeleteService {
     return { status: 200, body: { ok: true, code: '0', message: null, serial: bubble.serial } };
   }
 
-  private async bySerial(channel: ChannelRecord, userKey: string, serial: string): Promise<BubbleRecord> {
+  /** The bubble sent with this serial, or the refusal of a delete of one of the customer's own messages. */
+  private async bySerial(channel: ChannelRecord, userKey: string, serial: string): Promise<BubbleRecord | DeleteOutcome> {
     const bubble = await this.store.journal.findBubble(channel.key, serial);
-    if (!bubble || bubble.userKey !== userKey) throw fail('NOT_FOUND', `no bubble ${serial} was sent to ${userKey} on ${channel.key}`);
-    return bubble;
+    if (bubble && bubble.userKey === userKey) return bubble;
+    // only on the way to a refusal: the customer's latest items, for a message of theirs with this serial
+    if (!bubble && (await this.isOwnMessage(channel, userKey, serial))) {
+      const message = `Message ${serial} was sent by the customer ${userKey}; a customer's own messages cannot be deleted.`;
+      return { status: httpStatusOf('NOT_DELETABLE'), body: { ok: false, code: 'NOT_DELETABLE', message, serial } };
+    }
+    throw fail('NOT_FOUND', `no bubble ${serial} was sent to ${userKey} on ${channel.key}`);
+  }
+
+  /** Whether the customer sent a message with this serial (journaled with the messenger's serial_number) lately. */
+  private async isOwnMessage(channel: ChannelRecord, userKey: string, serial: string): Promise<boolean> {
+    const items = await this.store.journal.listMessages(channel.key, userKey, OWN_MESSAGES_LOOKED_AT);
+    return items.some((item) => item.kind === 'message' && item.meta?.['messengerSerial'] === serial);
   }
 
   private async byText(channel: ChannelRecord, userKey: string, text: string, withinSeconds: number | undefined, now: number): Promise<BubbleRecord> {
     const lookback = withinSeconds ?? LOOKBACK_DEFAULT_S;
     const recent = await this.store.journal.listRecentBubbles(channel.key, userKey, now - lookback * 1000);
-    const found = findBubbleByText(recent.map(toSentBubble), text, now, lookback);
+    const found = findBubbleByText(recent.map(toMatchedBubble), text, now, lookback);
     const bubble = found && recent.find((b) => b.serial === found.serial);
     if (!bubble) {
       const next = lookback < LOOKBACK_MAX_S ? `widen withinSeconds (up to ${LOOKBACK_MAX_S}) or pass serial` : 'pass serial (a message older than 24 hours cannot be deleted)';

@@ -247,9 +247,9 @@ describe('POST /api/agent/send', () => {
     expect(reply.body).toMatchObject({ ok: false, code: 'PAYLOAD_TOO_LARGE' });
   });
 
-  it('answers an unknown brandKey with 404 UNKNOWN_BRAND naming the field', async () => {
+  it('answers an unknown brandKey as one of another brand: 403 FORBIDDEN naming the field and the channels the key reaches', async () => {
     const reply = await h.post('/api/agent/send', { brandKey: 'no-such-channel', userKey: 'x', text: 'x' });
-    expect(reply.status).toBe(404);
-    expect(reply.body).toEqual({ ok: false, code: 'UNKNOWN_BRAND', message: expect.stringContaining('brandKey "no-such-channel"') });
+    expect(reply.status).toBe(403);
+    expect(reply.body).toEqual({ ok: false, code: 'FORBIDDEN', message: 'this key has no access to brandKey "no-such-channel": its channels are acme-kakao, acme-naver' });
   });
 });

@@ -1,6 +1,8 @@
 import { ModulesContainer, Reflector } from '@nestjs/core';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
+import { BrandAccessService } from './brand-access.service';
+import type { Principal } from './principal';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access';
 
 describe('authentication and scopes', () => {
@@ -65,10 +67,34 @@ describe('authentication and scopes', () => {
   it('refuses a key of another brand with 403 FORBIDDEN naming the brand key, and nothing of the brand behind it', async () => {
     const reply = await h.post('/api/agent/send', send, TOKENS.otherBrand);
     expect(reply.status).toBe(403);
-    expect(reply.body).toEqual({ ok: false, code: 'FORBIDDEN', message: 'this key has no access to brandKey "acme-kakao"' });
+    expect(reply.body).toEqual({ ok: false, code: 'FORBIDDEN', message: 'this key has no access to brandKey "acme-kakao": its channels are globex-kakao' });
     const read = await h.get('/api/agent/rooms?brand=acme-kakao', TOKENS.otherBrand);
     expect(read.status).toBe(403);
     expect(read.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('brand "acme-kakao"') });
+  });
+
+  it('answers a channel that does not exist as one of another brand: 403 FORBIDDEN listing the channels the key reaches', async () => {
+    const foreign = await h.post('/api/agent/send', { ...send, brandKey: 'globex-kakao' });
+    const missing = await h.post('/api/agent/send', { ...send, brandKey: 'nosuch' });
+    expect([foreign.status, missing.status]).toEqual([403, 403]);
+    expect(foreign.body).toEqual({ ok: false, code: 'FORBIDDEN', message: 'this key has no access to brandKey "globex-kakao": its channels are acme-kakao, acme-naver' });
+    expect(missing.body).toEqual({ ok: false, code: 'FORBIDDEN', message: 'this key has no access to brandKey "nosuch": its channels are acme-kakao, acme-naver' });
+    // the same in a query, naming its field
+    const foreignRead = await h.get('/api/agent/rooms?brand=globex-kakao', TOKENS.reader);
+    const missingRead = await h.get('/api/agent/rooms?brand=nosuch', TOKENS.reader);
+    expect([foreignRead.status, missingRead.status]).toEqual([403, 403]);
+    expect(foreignRead.body).toEqual({ ok: false, code: 'FORBIDDEN', message: 'this key has no access to brand "globex-kakao": its channels are acme-kakao, acme-naver' });
+    expect(missingRead.body).toEqual({ ok: false, code: 'FORBIDDEN', message: 'this key has no access to brand "nosuch": its channels are acme-kakao, acme-naver' });
+  });
+
+  it('says so when the key reaches no channel at all', async () => {
+    const access = h.service.app.get(BrandAccessService);
+    const principal: Principal = { keyId: 'k-none', name: 'none', scope: 'BrandWrite', brandIds: [] };
+    const refusal: unknown = await access.channelFor(principal, 'acme-kakao').then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refusal).toMatchObject({ code: 'FORBIDDEN', message: 'this key has no access to brandKey "acme-kakao": it reaches no channel' });
   });
 
   it('lets BrandRead, BrandWrite and Admin keys read', async () => {

@@ -13,14 +13,21 @@ export class BrandAccessService {
 
   constructor(@Inject(STORE) private readonly store: Store) {}
 
-  /** `field` names where the brand key came from (`brandKey` in bodies, `brand` in queries and uploads). */
+  /**
+   * `field` names where the brand key came from (`brandKey` in bodies, `brand` in queries and uploads). A channel
+   * that does not exist is answered as one of another brand, so that a key cannot learn which channel keys other
+   * brands have; the answer lists the channels the key reaches, so a typo is still plain.
+   */
   async channelFor(principal: Principal, brandKey: string, field = 'brandKey'): Promise<ChannelRecord> {
     const channel = await this.find(brandKey);
-    if (!channel) throw fail('UNKNOWN_BRAND', `${field} "${brandKey}" is not a channel of this service`);
-    if (!principal.brandIds.includes(channel.brandId)) {
-      throw fail('FORBIDDEN', `this key has no access to ${field} "${brandKey}"`);
-    }
-    return channel;
+    if (channel && principal.brandIds.includes(channel.brandId)) return channel;
+    throw fail('FORBIDDEN', `this key has no access to ${field} "${brandKey}": ${await this.reachable(principal)}`);
+  }
+
+  /** The channels a key reaches, for the refusal only (never on the way of an allowed request). */
+  private async reachable(principal: Principal): Promise<string> {
+    const keys = (await this.store.directory.listChannels()).filter((c) => principal.brandIds.includes(c.brandId)).map((c) => c.key);
+    return keys.length > 0 ? `its channels are ${keys.join(', ')}` : 'it reaches no channel';
   }
 
   /** The channel of a messenger callback, which names it by sender key. */

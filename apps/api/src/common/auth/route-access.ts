@@ -1,7 +1,7 @@
 import { SCOPES, type Scope } from '@brandwire/domain';
 import { SetMetadata, applyDecorators } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { ApiErrors } from '../../docs/api-errors';
+import { ApiErrors, BRAND_ERRORS } from '../../docs/api-errors';
 
 /** How a route is reached: with a key of at least a scope, openly, or only by the messenger's callbacks. */
 export type RouteAccess = { kind: 'scope'; scope: Scope } | { kind: 'public' } | { kind: 'upstream-callback' };
@@ -21,17 +21,16 @@ export interface ScopeDocs {
  * 403 where it can happen: a scope above the lowest, or a brand the key may not have been given.
  */
 export function RequiresScope(scope: Scope, docs: ScopeDocs = {}): MethodDecorator & ClassDecorator {
-  const forbidden = [
-    ...(scope === SCOPES[0] ? [] : [`the key's scope is below ${scope}`]),
-    ...(docs.brand === false ? [] : ['the key has no access to the brand the request names']),
-  ];
   return applyDecorators(
     SetMetadata(ROUTE_ACCESS, { kind: 'scope', scope } satisfies RouteAccess),
     ApiBearerAuth(),
-    ApiErrors({
-      UNAUTHORIZED: 'no Authorization header, one that is not "Bearer <key>", or an unknown key',
-      ...(forbidden.length > 0 ? { FORBIDDEN: forbidden.join(', or ') } : {}),
-    }),
+    ApiErrors(
+      {
+        UNAUTHORIZED: 'no Authorization header, one that is not "Bearer <key>", or an unknown key',
+        ...(scope === SCOPES[0] ? {} : { FORBIDDEN: `the key's scope is below ${scope}` }),
+      },
+      docs.brand === false ? {} : BRAND_ERRORS,
+    ),
   );
 }
 

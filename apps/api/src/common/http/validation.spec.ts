@@ -32,4 +32,23 @@ describe('the validation pipe', () => {
       .catch((error: unknown) => error);
     expect(String((failure as Error).message).split('; ').sort()).toEqual(['brandKey must be a string, not a list (a JSON array, or a form field given more than once)', 'text must be a string']);
   });
+
+  it('refuses control characters in every userKey, brandKey, brand and botEvent of every DTO, naming the field', async () => {
+    expect(AppModule).toBeDefined(); // every controller and so every DTO is loaded
+    const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<new () => object, Array<{ propertyName: string }>> };
+    const identifiers = new Set(['userKey', 'brandKey', 'brand', 'botEvent']);
+    const checked: string[] = [];
+    const missing: string[] = [];
+    for (const [target, metadatas] of storage.validationMetadatas) {
+      for (const property of new Set(metadatas.map((m) => m.propertyName).filter((name) => identifiers.has(name)))) {
+        checked.push(`${target.name}.${property}`);
+        const failure: unknown = await validationPipe()
+          .transform({ [property]: 'a\u0000b' }, { type: 'body', metatype: target })
+          .catch((error: unknown) => error);
+        if (!String((failure as Error | undefined)?.message).split('; ').includes(`${property} must not contain control characters`)) missing.push(`${target.name}.${property}`);
+      }
+    }
+    expect(checked.length).toBeGreaterThan(10);
+    expect(missing).toEqual([]);
+  });
 });

@@ -2,6 +2,7 @@ import { MAX_MESSAGES_DEFAULT, MAX_MESSAGES_LIMIT } from '@brandwire/domain';
 import { ApiPropertyOptional, ApiProperty } from '@nestjs/swagger';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { QueryInteger } from '../../common/http/form-fields';
+import { NoControlCharacters } from '../../common/http/no-control-characters';
 
 export const ROOMS_MAX_DEFAULT = 100;
 export const ROOMS_MAX_LIMIT = 1000;
@@ -13,6 +14,7 @@ export class BrandQueryDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brand!: string;
 }
 
@@ -42,12 +44,14 @@ export class ConversationsQueryDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brand?: string;
 
   @ApiPropertyOptional({ description: 'only this customer' })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
+  @NoControlCharacters()
   userKey?: string;
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: CONVERSATIONS_MAX_LIMIT, default: CONVERSATIONS_MAX_DEFAULT, description: 'per channel, most recent first' })

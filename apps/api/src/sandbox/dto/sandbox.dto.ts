@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsIn, IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { NoControlCharacters } from '../../common/http/no-control-characters';
 
 const ATTACHMENT_TYPES = ['photo', 'video', 'audio', 'file'] as const;
 
@@ -20,6 +21,7 @@ export class SandboxBrandDto {
   @ApiProperty({ example: 'acme-kakao' })
   @IsString()
   @IsNotEmpty()
+  @NoControlCharacters()
   brandKey!: string;
 }
 

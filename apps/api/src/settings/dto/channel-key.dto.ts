@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { NoControlCharacters } from '../../common/http/no-control-characters';
 
 /** The body of a setting change that needs nothing but the channel. */
 export class ChannelKeyDto {
@@ -7,5 +8,6 @@ export class ChannelKeyDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brandKey!: string;
 }

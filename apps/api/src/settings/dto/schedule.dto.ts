@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow, IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { NoControlCharacters } from '../../common/http/no-control-characters';
 
 /** Documentation of the schedule JSON; it is checked by parseSchedule of the domain, which names the failing path. */
 export class OpeningRangeDto {
@@ -33,6 +34,7 @@ export class SetScheduleDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brandKey!: string;
 
   @ApiPropertyOptional({ type: ScheduleDto, nullable: true, description: 'the consultation hours; null or absent = always open' })

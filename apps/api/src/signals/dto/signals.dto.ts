@@ -2,12 +2,14 @@ import { SIGNAL_KINDS } from '@brandwire/domain';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { QueryInteger } from '../../common/http/form-fields';
+import { NoControlCharacters } from '../../common/http/no-control-characters';
 
 export class SignalsQueryDto {
   @ApiProperty({ example: 'acme-kakao' })
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brand!: string;
 
   @ApiPropertyOptional({
@@ -32,6 +34,7 @@ export class StreamQueryDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brand!: string;
 
   @ApiPropertyOptional({ description: 'resume after this event id when the Last-Event-ID header is absent; `now`: only signals written from now on' })
@@ -91,6 +94,7 @@ export class SetWebhookDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brandKey!: string;
 
   @ApiProperty({ type: String, nullable: true, description: 'https URL (http to loopback only with the sandbox messenger); null disconnects' })

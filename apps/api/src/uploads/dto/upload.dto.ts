@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { EmptyAsUnset } from '../../common/http/form-fields';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { NoControlCharacters } from '../../common/http/no-control-characters';
 
 const IMAGE_TYPES = ['rich', 'plain'] as const;
 const FILE_TYPES = ['file', 'audio', 'video'] as const;
@@ -10,6 +11,7 @@ export class UploadImageDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brand!: string;
 
   @ApiPropertyOptional({ enum: IMAGE_TYPES, default: 'rich' })
@@ -29,6 +31,7 @@ export class UploadFileDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @NoControlCharacters()
   brand!: string;
 
   @ApiProperty({ enum: FILE_TYPES, description: 'file and video up to 300 MB, audio up to 10 MB' })

@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { MaxCharacters } from '../../../common/http/max-characters';
 import { CustomerTargetDto } from '../../send/dto/send-text.dto';
+import { NoControlCharacters } from '../../../common/http/no-control-characters';
 
 export class EndDto extends CustomerTargetDto {
   @ApiPropertyOptional({ description: 'a text sent to the customer before the consultation ends; leave it out to end without one' })
@@ -18,6 +19,7 @@ export class EndWithBotDto extends CustomerTargetDto {
   @IsOptional()
   @IsString()
   @MaxCharacters(MAX_BOT_EVENT_CHARACTERS)
+  @NoControlCharacters()
   botEvent?: string;
 }
 
