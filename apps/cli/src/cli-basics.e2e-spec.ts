@@ -30,8 +30,8 @@ describe('the tool without a service', () => {
     expect(ids).toEqual(
       [
         'block', 'chat:activate', 'chat:deactivate', 'chatbot', 'delete', 'end-with-bot', 'env', 'gateway:restart', 'gateway:start', 'gateway:status',
-        'gateway:stop', 'help', 'history', 'knowledge:build', 'knowledge:install', 'knowledge:query', 'knowledge:search', 'knowledge:status', 'knowledge:view',
-        'login', 'model:list', 'model:set',
+        'gateway:stop', 'help', 'history', 'keys:list', 'keys:revoke', 'knowledge:build', 'knowledge:install', 'knowledge:query', 'knowledge:search', 'knowledge:status', 'knowledge:view',
+        'login', 'logout', 'model:list', 'model:set',
         'personal-info', 'profile', 'rooms', 'schedule:get', 'schedule:set', 'send', 'setup', 'sysmsg', 'unblock', 'upload:audio', 'upload:file',
         'upload:image', 'upload:video', 'webhook-domain:get', 'webhook-domain:set', 'whoami',
       ].sort(),
@@ -53,10 +53,10 @@ describe('the tool without a service', () => {
   it('lists the topics, the commands and the exit codes in --help', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/TOPICS\n\s+chat\s.*\n\s+gateway\s(.*\n)+\s+knowledge\s(.*\n)+\s+schedule\s.*\n\s+upload\s.*\n\s+webhook-domain\s/);
+    expect(help.stdout).toMatch(/TOPICS\n\s+chat\s.*\n\s+gateway\s(.*\n)+\s+keys\s.*\n\s+knowledge\s(.*\n)+\s+schedule\s.*\n\s+upload\s.*\n\s+webhook-domain\s/);
     expect(help.stdout).toContain('Exit codes: 0 ok, 1 error, 2 usage');
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('3 partly done (some bubbles of a send were not delivered), 4 authentication needed');
-    for (const id of ['setup', 'login', 'whoami', 'send', 'rooms', 'autocomplete']) expect(help.stdout).toMatch(new RegExp(`\\n  ${id}\\s`));
+    for (const id of ['setup', 'login', 'logout', 'whoami', 'send', 'rooms', 'autocomplete']) expect(help.stdout).toMatch(new RegExp(`\\n  ${id}\\s`));
   });
 
   it('shows the help of a command with `help <command>`, as --help does', async () => {
@@ -180,6 +180,7 @@ describe('the tool without a service', () => {
     [['webhook-domain'], 'webhook-domain', 'get, set'],
     [['gateway'], 'gateway', 'restart, start, status, stop'],
     [['chat'], 'chat', 'activate, deactivate'],
+    [['keys'], 'keys', 'list, revoke'],
   ])('reports a topic without its command as a usage error for people too (exit 2, help on stderr): %j', async (args, topic, commands) => {
     const run = await runCli(args, { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
     expect(run.code).toBe(2);

@@ -63,3 +63,32 @@ export interface DeviceTokenRefusal {
 }
 
 export type DeviceTokenPoll = { issued: true; token: DeviceToken } | { issued: false; refusal: DeviceTokenRefusal };
+
+/** One key of `GET /api/agent/keys`: never its token (the service keeps only its hash). */
+export interface ApiKeyInfo {
+  id: string;
+  name: string;
+  scope: Scope;
+  /** the brand ids the key was given */
+  brands: string[];
+  /** when the key was made, ISO 8601 with the service's offset */
+  createdAt: string;
+  /** the key the request was made with */
+  current: boolean;
+}
+
+/** The keys a key manages, oldest first: an Admin key's own and those whose brands are all among its own; any other key only itself. */
+export interface KeysResponse {
+  ok: true;
+  keys: ApiKeyInfo[];
+}
+
+/** `DELETE /api/agent/keys/{id}`: requests with the key are refused (401) from now on. */
+export interface RevokedKeyResponse {
+  ok: true;
+  id: string;
+  name: string;
+  revoked: true;
+  /** the key revoked itself */
+  self: boolean;
+}

@@ -1,4 +1,4 @@
-import { CONVERSATIONS, ME, SEND, SEND_ATTACHMENTS } from './answer-shapes';
+import { CONVERSATIONS, KEYS, ME, REVOKED_KEY, SEND, SEND_ATTACHMENTS } from './answer-shapes';
 
 describe('the checks of the service answers', () => {
   it('takes the answers the service gives', () => {
@@ -8,6 +8,19 @@ describe('the checks of the service answers', () => {
     expect(SEND({ ok: false, code: '-502', message: 'no consultation', serial: 'bw-1-b' })).toBeUndefined();
     expect(SEND_ATTACHMENTS({ ok: false, results: [{ kind: 'image', ok: false, code: 'UNSUPPORTED_IMAGE', serial: 'bw-1-c' }] })).toBeUndefined();
     expect(CONVERSATIONS([{ brand: 'acme-kakao', conversations: [] }])).toBeUndefined();
+    const key = { id: 'key_0123456789abcdef', name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: '2026-11-26T09:30:00+09:00', current: true };
+    expect(KEYS({ ok: true, keys: [key, { ...key, brands: [] }] })).toBeUndefined();
+    expect(REVOKED_KEY({ ok: true, id: key.id, name: 'ops', revoked: true, self: false })).toBeUndefined();
+  });
+
+  it('names what a key list or a revocation lacks', () => {
+    const key = { id: 'key_0123456789abcdef', name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: '2026-11-26T09:30:00+09:00', current: true };
+    expect(KEYS({ ok: true })).toBe('without keys (an array)');
+    expect(KEYS({ ok: true, keys: [{ ...key, current: 'yes' }] })).toBe('with keys[0].current a string instead of a boolean');
+    expect(KEYS({ ok: true, keys: [key, { ...key, brands: 'acme' }] })).toBe('with keys[1].brands not an array of strings');
+    expect(KEYS({ ok: true, keys: [{ ...key, brands: [7] }] })).toBe('with keys[0].brands not an array of strings');
+    expect(REVOKED_KEY({ ok: true })).toBe('without id (a string)');
+    expect(REVOKED_KEY({ ok: true, id: key.id, name: 'ops', revoked: false, self: true })).toBe('with revoked false');
   });
 
   it('names the first field missing or of another type, with its path', () => {

@@ -101,5 +101,16 @@ export const SCHEDULE = shaped({ brand: 'string', schedule: 'object|null', openN
 export const SYSTEM_MESSAGES = shaped({ brand: 'string', messages: { greeting: 'string', outOfHours: 'string', autoAnswers: 'object' } });
 export const PLAN = shaped({ consultations: 'number', used: 'number', remaining: 'number' });
 
+const KEY = { id: 'string', name: 'string', scope: 'string', createdAt: 'string', current: 'boolean' } as const;
+/** A shape cannot say "an array of strings": `brands` is checked beside it. */
+export const KEYS = shaped<{ keys: Array<{ brands?: unknown }> }>({ keys: [KEY] }, (reply) => {
+  const index = reply.keys.findIndex((key) => !Array.isArray(key.brands) || key.brands.some((brand) => typeof brand !== 'string'));
+  return index < 0 ? undefined : `with keys[${index}].brands not an array of strings`;
+});
+/** A revocation is confirmed by `revoked: true`. */
+export const REVOKED_KEY = shaped<{ revoked: boolean }>({ ok: 'boolean', id: 'string', name: 'string', revoked: 'boolean', self: 'boolean' }, (reply) =>
+  reply.revoked ? undefined : 'with revoked false',
+);
+
 export const DEVICE_CODE = shaped({ device_code: 'string', user_code: 'string', verification_uri: 'string', expires_in: 'number', interval: 'number' });
 export const DEVICE_TOKEN = shaped({ access_token: 'string', scope: 'string', name: 'string' });

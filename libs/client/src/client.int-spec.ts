@@ -95,6 +95,25 @@ describe('BrandwireClient against the built service', () => {
     expect(await writer.send({ ...target('c4'), text: 'too late' })).toMatchObject({ ok: false, code: '-502', serial: expect.any(String) });
   });
 
+  it('lists the keys a key manages and revokes one: refused from then on', async () => {
+    const admin = new BrandwireClient({ endpoint: live.url, token: TEST_TOKENS.admin });
+    const listed = await admin.keys();
+    expect(listed.keys.map((k) => [k.name, k.scope, k.brands, k.current])).toEqual([
+      ['ops', 'Admin', ['acme'], true],
+      ['agent', 'BrandWrite', ['acme'], false],
+      ['viewer', 'BrandRead', ['acme'], false],
+    ]);
+    expect(listed.keys[0]).toEqual({ id: expect.stringMatching(/^key_/), name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*[+-]\d\d:\d\d$/), current: true });
+    // the globex key is used by no other test here: it revokes itself
+    const globex = new BrandwireClient({ endpoint: live.url, token: TEST_TOKENS.otherBrand });
+    const own = (await globex.keys()).keys;
+    expect(own.map((k) => [k.name, k.current])).toEqual([['globex-agent', true]]);
+    await expect(globex.revokeKey(listed.keys[1]?.id as string)).rejects.toMatchObject({ name: 'ApiError', status: 403, code: 'FORBIDDEN' });
+    await expect(admin.revokeKey(own[0]?.id as string)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await globex.revokeKey(own[0]?.id as string)).toEqual({ ok: true, id: own[0]?.id, name: 'globex-agent', revoked: true, self: true });
+    await expect(globex.keys()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  });
+
   it('starts a device pairing and reads the RFC 8628 refusals', async () => {
     const anonymous = new BrandwireClient({ endpoint: live.url });
     const code = await anonymous.requestDeviceCode();
@@ -162,7 +181,17 @@ describe('BrandwireClient against an endpoint that echoes JSON', () => {
     await expect(client.messages({ brand: 'b', userKey: 'u' })).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: `${notBrandwire}: GET /api/agent/rooms/u/messages answered 200 without brand (a string)` });
     await expect(client.conversations()).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: `${notBrandwire}: GET /api/agent/conversations answered 200 with an object instead of an array` });
     await expect(client.signals({ brand: 'b' })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
-    expect(received).toEqual(['GET /api/agent/me', 'GET /api/agent/rooms?brand=b', 'GET /api/agent/rooms/u/messages?brand=b', 'GET /api/agent/conversations', 'GET /api/agent/signals?brand=b']);
+    await expect(client.keys()).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: `${notBrandwire}: GET /api/agent/keys answered 200 without keys (an array)` });
+    await expect(client.revokeKey('key/1')).rejects.toMatchObject({ code: 'BAD_RESPONSE', message: `${notBrandwire}: DELETE /api/agent/keys/key%2F1 answered 200 without id (a string)` });
+    expect(received).toEqual([
+      'GET /api/agent/me',
+      'GET /api/agent/rooms?brand=b',
+      'GET /api/agent/rooms/u/messages?brand=b',
+      'GET /api/agent/conversations',
+      'GET /api/agent/signals?brand=b',
+      'GET /api/agent/keys',
+      'DELETE /api/agent/keys/key%2F1',
+    ]);
   });
 
   it('never takes an answer without serial and code for a send', async () => {

@@ -7,10 +7,12 @@ import {
   DEVICE_TOKEN,
   ENVELOPED,
   EXPORT_PAGE,
+  KEYS,
   ME,
   MESSAGES,
   PLAN,
   PROFILE,
+  REVOKED_KEY,
   ROOMS,
   SCHEDULE,
   SEND,
@@ -22,7 +24,7 @@ import {
 } from './answer-shapes';
 import { ApiError } from './errors';
 import { type ClientOptions, Http } from './http';
-import type { DeviceCode, DeviceToken, DeviceTokenPoll, DeviceTokenRefusal, MeResponse } from './account-types';
+import type { DeviceCode, DeviceToken, DeviceTokenPoll, DeviceTokenRefusal, KeysResponse, MeResponse, RevokedKeyResponse } from './account-types';
 import type { DeleteResponse, SendAttachmentsResponse, SendResponse, SessionActionResponse, UploadFileResponse, UploadImageResponse } from './outbound-types';
 import type { BrandConversations, ConversationExportPage, ConversationResponse, MessagesResponse, RoomsResponse, SignalsResponse } from './retrieval-types';
 import type { ChatStateResponse, ChatToggleResponse, PlanResponse, ProfileResponse, Schedule, ScheduleResponse, SystemMessagesResponse, WebhookSettings } from './settings-types';
@@ -56,6 +58,17 @@ export class BrandwireClient {
 
   me(): Promise<MeResponse> {
     return this.http.get('/api/agent/me', ME);
+  }
+
+  // keys
+  /** The keys this key manages (an Admin key: its own and those of its brands; any other key: itself), `current` marking this one. */
+  keys(): Promise<KeysResponse> {
+    return this.http.get('/api/agent/keys', KEYS);
+  }
+
+  /** Revokes a key for good: any key itself, an Admin key also one it lists. Another key below Admin: FORBIDDEN; one not listed: NOT_FOUND. */
+  revokeKey(id: string): Promise<RevokedKeyResponse> {
+    return this.http.delete(`/api/agent/keys/${enc(id)}`, REVOKED_KEY);
   }
 
   // outbound

@@ -78,6 +78,10 @@ export class Http {
     return this.expectOk<T>(await this.send({ method: 'PUT', url: path, data: body }), check);
   }
 
+  async delete<T>(path: string, check: AnswerCheck): Promise<T> {
+    return this.expectOk<T>(await this.send({ method: 'DELETE', url: path }), check);
+  }
+
   /** A POST whose 4xx answers the caller reads itself (device token polling); other failures still throw. */
   async postRaw(path: string, check: AnswerCheck, body: unknown): Promise<{ status: number; data: unknown }> {
     const response = await this.send({ method: 'POST', url: path, data: body });

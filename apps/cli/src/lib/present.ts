@@ -1,6 +1,7 @@
 import type {
   BrandConversations,
   ConversationResponse,
+  KeysResponse,
   MeResponse,
   MessagesResponse,
   RoomsResponse,
@@ -27,6 +28,15 @@ export async function presentMe(me: MeResponse & { endpoint: string; channel: st
   const rows = me.brands.flatMap((b) => b.channels.map((c) => [b.id, c.key, c.name, c.type, `${c.plan.remaining}/${c.plan.consultations}`]));
   if (rows.length === 0) return `${head}\n\nThis key has no channels.`;
   return `${head}\n\nChannels by brand:\n${await table(['BRAND', 'CHANNEL', 'NAME', 'TYPE', 'CONSULTATIONS LEFT'], rows)}`;
+}
+
+/** The keys as a table, the one in use marked `*`; a key below Admin lists only itself. */
+export async function presentKeys(reply: KeysResponse): Promise<string> {
+  if (reply.keys.length === 0) return 'The service lists no keys for this key.';
+  const rows = reply.keys.map((k) => [k.current ? '*' : '', k.id, k.name, k.scope, k.brands.join(', '), formatIsoTimestamp(k.createdAt)]);
+  const current = reply.keys.find((k) => k.current);
+  const note = current && current.scope !== 'Admin' ? ` (a ${current.scope} key lists only itself; an Admin key also the keys of its brands)` : '';
+  return `${await table(['', 'ID', 'NAME', 'SCOPE', 'BRANDS', 'CREATED'], rows)}\n* the key in use${note}`;
 }
 
 export async function presentRooms(reply: RoomsResponse): Promise<string> {

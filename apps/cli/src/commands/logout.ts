@@ -1,0 +1,41 @@
+import { BrandwireCommand } from '../base-command';
+import { clientFor } from '../lib/connect';
+import { type LogoutResult, runLogout } from '../lib/keys';
+
+export default class Logout extends BrandwireCommand {
+  static override summary = 'Revoke the stored key on the service and remove it from the config file';
+  static override description = [
+    'Finds the stored key\'s id (GET /api/agent/keys), revokes it (DELETE /api/agent/keys/{id}) and removes it from the config file; the endpoint, the default channel and the gateway settings stay. The key is removed whatever the service said, and the exit code is 0: --json tells `revoked: false` and, in `service`, why, when the service refused the key already (`already-refused`: revoked before), could not be reached (`unreachable`) or failed (`failed`); in the last two cases the key still works until it is revoked, which stderr says. With no key stored there is nothing to do (exit 0, `service: "not-asked"`).',
+    'A key from BRANDWIRE_TOKEN other than the stored one is a usage error (exit 2): logout changes neither the environment nor that key; unset BRANDWIRE_TOKEN to log out the stored key, or revoke the environment\'s key with `brandwire keys revoke <id>`.',
+  ].join('\n\n');
+  static override examples = ['<%= config.bin %> logout', '<%= config.bin %> logout --json'];
+
+  async run(): Promise<LogoutResult> {
+    await this.parse(Logout);
+    const session = this.session();
+    const result = await runLogout(session, clientFor);
+    const name = result.name === null ? 'the key' : `the key "${result.name}"`;
+    if (result.reason && (result.service === 'unreachable' || result.service === 'failed')) {
+      this.note(`Warning: ${name} is NOT revoked: the service could not be told (${result.reason.message}). It works until it is revoked: with an Admin key, \`brandwire keys list\` shows its id and \`brandwire keys revoke <id>\` revokes it.`);
+    }
+    if (result.forgotten && session.tokenSource === 'env') this.note('BRANDWIRE_TOKEN holds the same key: unset it.');
+    await this.show(() => {
+      switch (result.service) {
+        case 'revoked':
+          return `Revoked key ${result.id ?? ''} (${result.name ?? ''}) on ${result.endpoint} and removed it from ${result.configPath}.`;
+        case 'already-refused':
+          return `The service at ${result.endpoint} already refuses ${name} (revoked before, or not one of its keys): removed it from ${result.configPath}.`;
+        case 'unreachable':
+        case 'failed':
+          return `Removed ${name} from ${result.configPath}; it is not revoked on the service.`;
+        case 'not-asked':
+          return `No key is stored in ${result.configPath}: nothing to log out.`;
+        default: {
+          const unreachable: never = result.service;
+          throw new Error(`unknown logout outcome ${String(unreachable)}`);
+        }
+      }
+    });
+    return result;
+  }
+}

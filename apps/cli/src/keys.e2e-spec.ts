@@ -1,0 +1,274 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TEST_SEED, TEST_TOKENS } from '@brandwire/client/testing';
+import { CliSandbox } from './test-support/cli';
+
+/** Keys of their own for the tests that revoke one, so that the seed's keys stay for the others. */
+const EXTRA = {
+  victim: { token: 'keys-test-victim-token-000001', name: 'temp-reader', scope: 'BrandRead', brands: ['acme'] },
+  selfRevoking: { token: 'keys-test-self-token-00000001', name: 'self-writer', scope: 'BrandWrite', brands: ['acme'] },
+  laptop: { token: 'keys-test-laptop-token-000001', name: 'laptop', scope: 'BrandWrite', brands: ['acme'] },
+  oldLaptop: { token: 'keys-test-old-laptop-token-01', name: 'old-laptop', scope: 'BrandRead', brands: ['acme'] },
+  offline: { token: 'keys-test-offline-token-00001', name: 'offline-laptop', scope: 'BrandRead', brands: ['acme'] },
+  shared: { token: 'keys-test-shared-token-000001', name: 'shared', scope: 'BrandRead', brands: ['acme'] },
+  twin: { token: 'keys-test-twin-token-00000001', name: 'twin', scope: 'BrandRead', brands: ['acme'] },
+} as const;
+
+interface ListedKey {
+  id: string;
+  name: string;
+  scope: string;
+  brands: string[];
+  createdAt: string;
+  current: boolean;
+}
+
+const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/;
+
+describe('keys list, keys revoke and logout against the service', () => {
+  let s: CliSandbox;
+  let seedDir: string;
+
+  beforeAll(async () => {
+    seedDir = mkdtempSync(join(tmpdir(), 'brandwire-keys-seed-'));
+    const seed = join(seedDir, 'seed.json');
+    writeFileSync(seed, JSON.stringify({ ...TEST_SEED, keys: [...TEST_SEED.keys, ...Object.values(EXTRA)] }));
+    s = await CliSandbox.start({ BRANDWIRE_SEED: seed });
+  });
+  afterAll(async () => {
+    await s.stop();
+    rmSync(seedDir, { recursive: true, force: true });
+  });
+
+  /** The keys an Admin key of acme lists, by name. */
+  async function idOf(name: string): Promise<string> {
+    const run = await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.admin });
+    const key = run.json<{ keys: ListedKey[] }>().keys.find((k) => k.name === name);
+    if (!key) throw new Error(`no key ${name}: ${run.stdout}`);
+    return key.id;
+  }
+
+  /** Stores a key as a person does (setup), with a default channel and a gateway setting that logout must keep. */
+  async function store(config: string, token: string): Promise<void> {
+    const setup = await s.run(['setup', token, '--channel', 'acme-kakao', '--query-port', '8795', '--json'], { config });
+    expect([setup.code, setup.stderr]).toEqual([0, '']);
+  }
+
+  function storedConfig(config: string): Record<string, unknown> {
+    return JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')) as Record<string, unknown>;
+  }
+
+  const mode = (config: string) => statSync(join(config, 'config.json')).mode & 0o777;
+  const serviceStatus = async (token: string) => (await s.service.call('GET', '/api/agent/me', undefined, token)).status;
+
+  it('lists to an Admin key the keys of its brands (--json: the service answer as it is), the one in use marked', async () => {
+    const json = await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.admin });
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    const reply = json.json<{ ok: boolean; keys: ListedKey[] }>();
+    expect(Object.keys(reply)).toEqual(['ok', 'keys']);
+    expect(reply.ok).toBe(true);
+    // oldest first: the seed's keys are made in one instant, in an order of their own
+    expect(reply.keys.map((k) => k.name).sort()).toEqual(['ops', 'agent', 'viewer', ...Object.values(EXTRA).map((k) => k.name)].sort());
+    expect(reply.keys[0]).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: expect.stringMatching(ISO_WITH_OFFSET), current: true });
+    expect(reply.keys.filter((k) => k.current).map((k) => k.name)).toEqual(['ops']);
+    expect(json.stdout).not.toContain(TEST_TOKENS.writer);
+
+    const text = await s.run(['keys', 'list'], { token: TEST_TOKENS.admin });
+    expect([text.code, text.stderr]).toEqual([0, '']);
+    const ops = reply.keys[0] as ListedKey;
+    expect(text.stdout).toMatch(/│ +│ ID +│ NAME +│ SCOPE +│ BRANDS │ CREATED +│\n/);
+    expect(text.stdout).toMatch(new RegExp(`│ \\* │ ${ops.id} │ ops +│ Admin +│ acme +│ \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d │\n`));
+    expect(text.stdout).toMatch(new RegExp(`│   │ ${reply.keys.find((k) => k.name === 'agent')?.id} │ agent +│ BrandWrite │ acme +│`));
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('* the key in use');
+    expect(text.stdout).not.toContain(TEST_TOKENS.admin);
+  });
+
+  it('lists to a reader key only itself, saying so', async () => {
+    const json = await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.reader });
+    expect(json.code).toBe(0);
+    expect(json.json()).toEqual({ ok: true, keys: [{ id: expect.stringMatching(/^key_/), name: 'viewer', scope: 'BrandRead', brands: ['acme'], createdAt: expect.stringMatching(ISO_WITH_OFFSET), current: true }] });
+    const text = await s.run(['keys', 'list'], { token: TEST_TOKENS.reader });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/│ \* │ key_\w+ │ viewer │ BrandRead │ acme +│/);
+    expect(text.stdout).not.toContain(' ops ');
+    expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('* the key in use (a BrandRead key lists only itself; an Admin key also the keys of its brands)');
+  });
+
+  it('needs a key to list: AUTH_REQUIRED, exit 4', async () => {
+    const run = await s.run(['keys', 'list', '--json'], { config: s.configDir('keys-none') });
+    expect(run.code).toBe(4);
+    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining('no key is stored'), code: 'AUTH_REQUIRED' });
+  });
+
+  it('lets an Admin key revoke another key, which the service refuses from then on; a second time is NOT_FOUND', async () => {
+    const id = await idOf('temp-reader');
+    expect(await serviceStatus(EXTRA.victim.token)).toBe(200);
+    const revoke = await s.run(['keys', 'revoke', id], { token: TEST_TOKENS.admin });
+    expect([revoke.code, revoke.stdout, revoke.stderr]).toEqual([0, `Revoked key ${id} (temp-reader).\n`, '']);
+
+    const refused = await s.run(['whoami', '--json'], { token: EXTRA.victim.token });
+    expect(refused.code).toBe(4);
+    expect(refused.json()).toEqual({ ok: false, error: expect.any(String), code: 'UNAUTHORIZED', status: 401 });
+    expect(await serviceStatus(EXTRA.victim.token)).toBe(401);
+    expect((await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.admin })).json<{ keys: ListedKey[] }>().keys.map((k) => k.id)).not.toContain(id);
+
+    const again = await s.run(['keys', 'revoke', id, '--json'], { token: TEST_TOKENS.admin });
+    expect(again.code).toBe(1);
+    expect(again.json()).toEqual({ ok: false, error: `no key "${id}" among the keys this key manages (GET /api/agent/keys lists them)`, code: 'NOT_FOUND', status: 404 });
+  });
+
+  it('prints the service answer with --json, forgotten false for another key', async () => {
+    const id = await idOf('shared');
+    const run = await s.run(['keys', 'revoke', id, '--json'], { token: TEST_TOKENS.admin });
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.json()).toEqual({ ok: true, id, name: 'shared', revoked: true, self: false, forgotten: false });
+  });
+
+  it('refuses a reader revoking another key: FORBIDDEN, exit 1, the key untouched', async () => {
+    const id = await idOf('agent');
+    const json = await s.run(['keys', 'revoke', id, '--json'], { token: TEST_TOKENS.reader });
+    expect(json.code).toBe(1);
+    const viewer = await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.reader });
+    const viewerId = viewer.json<{ keys: ListedKey[] }>().keys[0]?.id;
+    expect(json.json()).toEqual({
+      ok: false,
+      error: `this key has scope BrandRead: it may revoke only itself (its id is ${viewerId}); revoking another key needs an Admin key`,
+      code: 'FORBIDDEN',
+      status: 403,
+    });
+    const text = await s.run(['keys', 'revoke', id], { token: TEST_TOKENS.reader });
+    expect([text.code, text.stdout]).toEqual([1, '']);
+    expect(text.stderr).toContain('Error: this key has scope BrandRead: it may revoke only itself');
+    expect(text.stderr).toContain('(FORBIDDEN)');
+    expect(await serviceStatus(TEST_TOKENS.writer)).toBe(200);
+  });
+
+  it('takes exactly one key id: USAGE, exit 2', async () => {
+    const run = await s.run(['keys', 'revoke', '--json'], { token: TEST_TOKENS.admin });
+    expect(run.code).toBe(2);
+    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining('Missing 1 required arg: <id>'), code: 'USAGE' });
+  });
+
+  it('revokes its own stored key and forgets it as logout does, keeping the other settings', async () => {
+    const config = s.configDir('self-revoking');
+    await store(config, EXTRA.selfRevoking.token);
+    const id = await idOf('self-writer');
+    const run = await s.run(['keys', 'revoke', id], { config });
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe(`Revoked key ${id} (self-writer). It was the key this tool uses: removed it from ${join(config, 'config.json')}.\n`);
+    expect(storedConfig(config)).toEqual({ endpoint: s.url, channel: 'acme-kakao', knowledge: { queryPort: 8795 } });
+    expect(mode(config)).toBe(0o600);
+    expect(await serviceStatus(EXTRA.selfRevoking.token)).toBe(401);
+    const whoami = await s.run(['whoami', '--json'], { config });
+    expect([whoami.code, whoami.json<{ code: string }>().code]).toEqual([4, 'AUTH_REQUIRED']);
+  });
+
+  it('logs out: revokes the stored key on the service and removes it from the config file (still 0600)', async () => {
+    const config = s.configDir('logout');
+    await store(config, EXTRA.laptop.token);
+    const id = await idOf('laptop');
+    const run = await s.run(['logout', '--json'], { config });
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.json()).toEqual({ ok: true, endpoint: s.url, configPath: join(config, 'config.json'), revoked: true, service: 'revoked', id, name: 'laptop', forgotten: true });
+    const stored = storedConfig(config);
+    expect(stored).toEqual({ endpoint: s.url, channel: 'acme-kakao', knowledge: { queryPort: 8795 } });
+    expect(JSON.stringify(stored)).not.toContain(EXTRA.laptop.token);
+    expect(mode(config)).toBe(0o600);
+    expect(await serviceStatus(EXTRA.laptop.token)).toBe(401);
+    const whoami = await s.run(['whoami', '--json'], { config });
+    expect([whoami.code, whoami.json<{ code: string }>().code]).toEqual([4, 'AUTH_REQUIRED']);
+  });
+
+  it('logs out a key the service already refuses: forgets it all the same, exit 0, saying so', async () => {
+    const config = s.configDir('logout-revoked');
+    await store(config, EXTRA.oldLaptop.token);
+    expect((await s.run(['keys', 'revoke', await idOf('old-laptop')], { token: TEST_TOKENS.admin })).code).toBe(0);
+    const run = await s.run(['logout'], { config });
+    expect([run.code, run.stderr]).toEqual([0, '']);
+    expect(run.stdout).toBe(`The service at ${s.url} already refuses the key "old-laptop" (revoked before, or not one of its keys): removed it from ${join(config, 'config.json')}.\n`);
+    expect(storedConfig(config)).toEqual({ endpoint: s.url, channel: 'acme-kakao', knowledge: { queryPort: 8795 } });
+    expect(mode(config)).toBe(0o600);
+    // with --json, as a script sees it: the key stored again as an older setup left it (setup now refuses it)
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ ...storedConfig(config), token: EXTRA.oldLaptop.token, keyName: 'old-laptop', scope: 'BrandRead' }), { mode: 0o600 });
+    const json = await s.run(['logout', '--json'], { config });
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    expect(json.json()).toEqual({
+      ok: true,
+      endpoint: s.url,
+      configPath: join(config, 'config.json'),
+      revoked: false,
+      service: 'already-refused',
+      id: null,
+      name: 'old-laptop',
+      reason: { code: 'UNAUTHORIZED', message: expect.any(String) },
+      forgotten: true,
+    });
+    expect(storedConfig(config)).toEqual({ endpoint: s.url, channel: 'acme-kakao', knowledge: { queryPort: 8795 } });
+    expect(mode(config)).toBe(0o600);
+  });
+
+  it('logs out with the service out of reach: forgets the key, exit 0, warns that it still works', async () => {
+    const config = s.configDir('logout-offline');
+    await store(config, EXTRA.offline.token);
+    const run = await s.run(['logout', '--json'], { config, env: { BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(run.code).toBe(0);
+    expect(run.json()).toEqual({
+      ok: true,
+      endpoint: 'http://127.0.0.1:9',
+      configPath: join(config, 'config.json'),
+      revoked: false,
+      service: 'unreachable',
+      id: null,
+      name: 'offline-laptop',
+      reason: { code: 'NETWORK', message: 'could not reach the service at http://127.0.0.1:9: ECONNREFUSED' },
+      forgotten: true,
+    });
+    expect(run.stderr).toContain('Warning: the key "offline-laptop" is NOT revoked: the service could not be told (could not reach the service at http://127.0.0.1:9: ECONNREFUSED)');
+    expect(storedConfig(config)).not.toHaveProperty('token');
+    expect(await serviceStatus(EXTRA.offline.token)).toBe(200);
+
+    // the text for people says the same
+    await store(config, EXTRA.offline.token);
+    const text = await s.run(['logout'], { config, env: { BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(`Removed the key "offline-laptop" from ${join(config, 'config.json')}; it is not revoked on the service.\n`);
+    expect(text.stderr).toContain('is NOT revoked');
+  });
+
+  it('has nothing to do with no key stored: exit 0, no config file made', async () => {
+    const config = s.configDir('logout-nothing');
+    const text = await s.run(['logout'], { config });
+    expect([text.code, text.stdout, text.stderr]).toEqual([0, `No key is stored in ${join(config, 'config.json')}: nothing to log out.\n`, '']);
+    const json = await s.run(['logout', '--json'], { config });
+    expect(json.code).toBe(0);
+    expect(json.json()).toEqual({ ok: true, endpoint: s.url, configPath: join(config, 'config.json'), revoked: false, service: 'not-asked', forgotten: false, id: null, name: null });
+    expect(existsSync(config)).toBe(false);
+  });
+
+  it('leaves a key from BRANDWIRE_TOKEN alone: USAGE, exit 2, naming what to do; the stored key stays', async () => {
+    const config = s.configDir('logout-env');
+    await store(config, TEST_TOKENS.writer);
+    const run = await s.run(['logout', '--json'], { config, token: TEST_TOKENS.reader });
+    expect(run.code).toBe(2);
+    expect(run.json()).toEqual({ ok: false, error: `the key in use comes from BRANDWIRE_TOKEN, which logout leaves alone (another key is stored in ${join(config, 'config.json')})`, code: 'USAGE' });
+    const text = await s.run(['logout'], { config: s.configDir('logout-env-none'), token: TEST_TOKENS.reader });
+    expect(text.code).toBe(2);
+    expect(text.stderr).toContain('Error: the key in use comes from BRANDWIRE_TOKEN, which logout leaves alone (no key is stored in');
+    expect(text.stderr).toContain('Hint: to log out the stored key, unset BRANDWIRE_TOKEN first; to revoke the BRANDWIRE_TOKEN key for good, `brandwire keys list` shows its id (marked *), then `brandwire keys revoke <id>`');
+    expect(storedConfig(config)['token']).toBe(TEST_TOKENS.writer);
+    expect(await serviceStatus(TEST_TOKENS.reader)).toBe(200);
+    expect(await serviceStatus(TEST_TOKENS.writer)).toBe(200);
+  });
+
+  it('logs out the stored key when BRANDWIRE_TOKEN holds the same one, telling to unset it', async () => {
+    const config = s.configDir('logout-env-twin');
+    await store(config, EXTRA.twin.token);
+    const run = await s.run(['logout', '--json'], { config, token: EXTRA.twin.token });
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ ok: true, revoked: true, service: 'revoked', name: 'twin', forgotten: true });
+    expect(run.stderr).toBe('BRANDWIRE_TOKEN holds the same key: unset it.\n');
+    expect(storedConfig(config)).not.toHaveProperty('token');
+    expect(await serviceStatus(EXTRA.twin.token)).toBe(401);
+  });
+});

@@ -1,0 +1,94 @@
+import type { BrandwireClient, RevokedKeyResponse } from '@brandwire/client';
+import { usageError } from './cli-error';
+import { type Session, type StoredConfig, writeConfig } from './config-store';
+
+/** The stored key is the one the tool uses: none from BRANDWIRE_TOKEN, or the same one. */
+export function usesStoredKey(session: Session): boolean {
+  return session.config.token !== undefined && session.config.token === session.token;
+}
+
+/**
+ * Removes the key from the config file, with what the service said of it (name, scope); the endpoint, the default
+ * channel and the gateway and knowledge settings stay, and the file stays 0600. False when no key was stored.
+ */
+export function forgetStoredKey(session: Session): boolean {
+  if (session.config.token === undefined) return false;
+  const config: StoredConfig = { ...session.config };
+  delete config.token;
+  delete config.keyName;
+  delete config.scope;
+  writeConfig(session.configPath, config);
+  return true;
+}
+
+export type KeyRevocation = RevokedKeyResponse & {
+  /** the revoked key was the stored one the tool uses, and is gone from the config file now */
+  forgotten: boolean;
+};
+
+/** `keys revoke`: the service's answer, and the stored key forgotten when the key revoked itself (as logout does). */
+export async function revokeKey(client: BrandwireClient, session: Session, id: string): Promise<KeyRevocation> {
+  const reply = await client.revokeKey(id);
+  return { ...reply, forgotten: reply.self && usesStoredKey(session) ? forgetStoredKey(session) : false };
+}
+
+/**
+ * What the service made of logout: it revoked the key now; it refused the key already (401: revoked before, or not
+ * one of its keys); it could not be reached; it answered with another failure; or it was not asked (no key stored).
+ */
+export type LogoutService = 'revoked' | 'already-refused' | 'unreachable' | 'failed' | 'not-asked';
+
+export interface LogoutResult {
+  ok: true;
+  /** the service revoked the key now: requests with it are refused from now on */
+  revoked: boolean;
+  service: LogoutService;
+  /** the key was removed from the config file now */
+  forgotten: boolean;
+  /** the key's id and name, as far as known */
+  id: string | null;
+  name: string | null;
+  endpoint: string;
+  configPath: string;
+  /** why the service did not revoke it: its error code and message, or the network failure */
+  reason?: { code: string; message: string };
+}
+
+type Revocation = Pick<LogoutResult, 'revoked' | 'service' | 'id' | 'name' | 'reason'>;
+
+/** Revokes the key on the service: its own id is the entry of `GET /api/agent/keys` marked current. */
+async function revokeOwnKey(client: BrandwireClient, storedName: string | null): Promise<Revocation> {
+  const { isApiError, isNetworkError } = await import('@brandwire/client');
+  try {
+    const current = (await client.keys()).keys.find((key) => key.current);
+    if (current === undefined) {
+      return { revoked: false, service: 'failed', id: null, name: storedName, reason: { code: 'BAD_RESPONSE', message: 'the service listed no key as the one in use' } };
+    }
+    const reply = await client.revokeKey(current.id);
+    return { revoked: true, service: 'revoked', id: reply.id, name: reply.name };
+  } catch (error) {
+    if (isApiError(error) && error.code === 'UNAUTHORIZED') return { revoked: false, service: 'already-refused', id: null, name: storedName, reason: { code: error.code, message: error.message } };
+    if (isNetworkError(error)) return { revoked: false, service: 'unreachable', id: null, name: storedName, reason: { code: error.code, message: error.message } };
+    if (isApiError(error)) return { revoked: false, service: 'failed', id: null, name: storedName, reason: { code: error.code, message: error.message } };
+    throw error;
+  }
+}
+
+/**
+ * logout: revokes the stored key on the service, then forgets it, whatever the service said (the key is gone from
+ * this machine either way; `revoked` and `service` say whether it still works elsewhere). A key from BRANDWIRE_TOKEN
+ * other than the stored one is a usage error: logout changes neither the environment nor that key.
+ */
+export async function runLogout(session: Session, clientFor: (endpoint: string, token: string) => Promise<BrandwireClient>): Promise<LogoutResult> {
+  const stored = session.config.token;
+  if (session.tokenSource === 'env' && session.token !== stored) {
+    throw usageError(
+      `the key in use comes from BRANDWIRE_TOKEN, which logout leaves alone (${stored === undefined ? 'no key is stored' : 'another key is stored'} in ${session.configPath})`,
+      `to log out the stored key, unset BRANDWIRE_TOKEN first; to revoke the BRANDWIRE_TOKEN key for good, \`brandwire keys list\` shows its id (marked *), then \`brandwire keys revoke <id>\``,
+    );
+  }
+  const base = { ok: true as const, endpoint: session.endpoint, configPath: session.configPath };
+  if (stored === undefined) return { ...base, revoked: false, service: 'not-asked', forgotten: false, id: null, name: null };
+  const revocation = await revokeOwnKey(await clientFor(session.endpoint, stored), session.config.keyName ?? null);
+  return { ...base, ...revocation, forgotten: forgetStoredKey(session) };
+}
