@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ApiKeyInfo as ListedKey } from '@brandwire/client';
 import { TEST_SEED, TEST_TOKENS } from '@brandwire/client/testing';
 import { CliSandbox } from './test-support/cli';
 
@@ -14,15 +15,6 @@ const EXTRA = {
   shared: { token: 'keys-test-shared-token-000001', name: 'shared', scope: 'BrandRead', brands: ['acme'] },
   twin: { token: 'keys-test-twin-token-00000001', name: 'twin', scope: 'BrandRead', brands: ['acme'] },
 } as const;
-
-interface ListedKey {
-  id: string;
-  name: string;
-  scope: string;
-  brands: string[];
-  createdAt: string;
-  current: boolean;
-}
 
 const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/;
 

@@ -1,14 +1,6 @@
 import { hashToken } from '../common/auth/api-keys.service';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
-
-interface ListedKey {
-  id: string;
-  name: string;
-  scope: string;
-  brands: string[];
-  createdAt: string;
-  current: boolean;
-}
+import type { KeyDto as ListedKey } from './dto/keys.dto';
 
 describe('API keys: listing and revoking', () => {
   let h: ServiceHarness;
