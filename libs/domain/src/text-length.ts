@@ -57,3 +57,8 @@ const IDENTIFIER_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/;
 export function hasControlCharacter(text: string): boolean {
   return IDENTIFIER_CONTROLS.test(text);
 }
+
+/** The one message of that refusal, in the service and the sandbox messenger alike. */
+export function controlCharactersMessage(field: string): string {
+  return `${field} must not contain control characters`;
+}

@@ -66,7 +66,9 @@ describe.each(TEST_DIALECTS)('revoking an API key (%s)', (dialect) => {
       ['k1', 'ops', 'Admin', ['acme', 'other']],
       ['k2', 'agent', 'BrandWrite', ['acme']],
     ]);
+    expect(await store.directory.findApiKeyById('k2')).toMatchObject({ id: 'k2', name: 'agent', scope: 'BrandWrite', brandIds: ['acme'] });
     expect(await store.directory.revokeApiKey('k2')).toBe(true);
+    expect(await store.directory.findApiKeyById('k2')).toBeUndefined();
     expect(await store.directory.revokeApiKey('k2')).toBe(false);
     expect(await store.directory.revokeApiKey('nope')).toBe(false);
     expect(await store.directory.findApiKeyByHash('h2')).toBeUndefined();

@@ -163,6 +163,14 @@ export class DirectoryRepo {
     return { id: key.id, name: key.name, scope: key.scope as Scope, brandIds: brands.map((b) => b.brand_id) };
   }
 
+  /** The key of this id, unless it was revoked. */
+  async findApiKeyById(id: string): Promise<ListedApiKey | undefined> {
+    const key = await this.db.selectFrom('api_keys').select(['id', 'name', 'scope', 'created_ms']).where('id', '=', id).where('revoked_ms', 'is', null).executeTakeFirst();
+    if (!key) return undefined;
+    const brands = await this.db.selectFrom('api_key_brands').select('brand_id').where('key_id', '=', key.id).orderBy('brand_id').execute();
+    return { id: key.id, name: key.name, scope: key.scope as Scope, brandIds: brands.map((b) => b.brand_id), createdMs: Number(key.created_ms) };
+  }
+
   /** Every key not revoked, oldest first, with its brands. */
   async listApiKeys(): Promise<ListedApiKey[]> {
     const keys = await this.db

@@ -10,5 +10,6 @@ export { startSandboxMessenger, type SandboxMessenger, type SandboxMessengerOpti
 export { SandboxStateError } from './sandbox/state-error';
 export { ShiftableClock } from './clock';
 export { senderKeyOf } from './sender-key';
+export { sameSecret } from './same-secret';
 export { UPLOAD_OK } from './result-codes';
 export { postOnce, PostFailure, type PostAnswer, type PostOptions } from './http-post';

@@ -18,6 +18,7 @@ import { validationPipe } from '../common/http/validation';
 import type { Config } from '../config/config';
 import { checkDataDir } from '../config/data-dir';
 import { mountOpenApi } from '../docs/openapi';
+import { brandsWithoutAdmin } from '../seed/admin-keys';
 import { applySeed } from '../seed/apply-seed';
 import { type DemoKeys, newDemoKeys, prepareDemoBrand, saveDemoKeys } from '../seed/demo-brand';
 import { cachedRoomPages } from '../retrieval/cached-room-pages.middleware';
@@ -71,15 +72,18 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
     },
   });
   try {
+    const logger = createLogger(config.logLevel);
+    const quoted = (names: string[]): string => names.map((name) => `"${name}"`).join(', ');
     if (config.seedFile) {
       const { revokedKeys } = await applySeed(store, parseSeed(await readFile(config.seedFile, 'utf8'), config.seedFile));
-      if (revokedKeys.length > 0) {
-        const names = revokedKeys.map((name) => `"${name}"`).join(', ');
-        createLogger(config.logLevel).warn(`the seed ${config.seedFile} names revoked keys (${names}): they stay revoked; take them out of the seed`);
-      }
-      return { store, demoWanted: false };
+      if (revokedKeys.length > 0) logger.warn(`the seed ${config.seedFile} names revoked keys (${quoted(revokedKeys)}): they stay revoked; take them out of the seed`);
     }
-    return { store, demoWanted: await prepareDemoBrand(store) };
+    const demoWanted = config.seedFile ? false : await prepareDemoBrand(store);
+    const orphans = demoWanted ? [] : await brandsWithoutAdmin(store);
+    if (orphans.length > 0) {
+      logger.warn(`no Admin key reaches the brands ${quoted(orphans)}: no key can change their settings or approve pairings for them; give one in a seed file (BRANDWIRE_SEED)`);
+    }
+    return { store, demoWanted };
   } catch (error) {
     await store.close();
     throw error;

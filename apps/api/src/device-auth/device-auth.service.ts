@@ -3,7 +3,7 @@ import type { Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, STORE } from '../app/tokens';
-import { hashToken, newToken } from '../common/auth/api-keys.service';
+import { hashToken, newKeyId, newToken } from '../common/auth/api-keys.service';
 import type { Principal } from '../common/auth/principal';
 import { fail } from '../common/errors/envelope';
 import type { ApproveDeviceDto, DenyDeviceDto, DeviceCodeResponseDto, DeviceDecisionResponseDto, DeviceTokenErrorDto, DeviceTokenResponseDto } from './dto/device-auth.dto';
@@ -76,6 +76,10 @@ export class DeviceAuthService {
       case 'denied':
         return refused('access_denied', 'the pairing was denied');
       case 'approved':
+        // an approval stands only while the key that gave it does
+        if (code.decidedBy !== null && (await this.store.directory.findApiKeyById(code.decidedBy)) === undefined) {
+          return refused('access_denied', 'the key that approved this pairing has been revoked since: run login again and have it approved anew');
+        }
         return this.issue(hash, code.grant);
       case 'pending': {
         const early = now - code.lastPollMs < code.intervalSeconds * 1000 - POLL_TOLERANCE_MS;
@@ -118,7 +122,7 @@ export class DeviceAuthService {
 
   private async issue(hash: string, grant: { name: string; scope: DeviceTokenResponseDto['scope']; brandIds: string[] } | undefined): Promise<TokenOutcome> {
     if (!grant) throw new Error('an approved device code has no grant');
-    const keyId = `key_${randomBytes(8).toString('hex')}`;
+    const keyId = newKeyId();
     if (!(await this.store.deviceCodes.claimForIssue(hash, keyId))) return refused('invalid_grant', 'this device_code was already used');
     const token = newToken();
     await this.store.directory.saveApiKey({ id: keyId, tokenHash: hashToken(token), name: grant.name, scope: grant.scope, brandIds: grant.brandIds });

@@ -2,6 +2,21 @@ import { hashToken } from '../common/auth/api-keys.service';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
 import type { KeyDto as ListedKey } from './dto/keys.dto';
 
+/** Reads a stream until it ends, or says it is still open after `ms`. */
+async function untilEnded(body: ReadableStreamDefaultReader<Uint8Array>, ms: number): Promise<'ended' | 'still open'> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      (async () => {
+        for (;;) if ((await body.read()).done) return 'ended' as const;
+      })(),
+      new Promise<'still open'>((resolve) => (timer = setTimeout(() => resolve('still open'), ms))),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe('API keys: listing and revoking', () => {
   let h: ServiceHarness;
 
@@ -26,9 +41,12 @@ describe('API keys: listing and revoking', () => {
     const reply = await list(TOKENS.admin);
     expect(reply.status).toBe(200);
     const names = reply.body.keys.map((k) => k.name);
-    expect(names.slice(0, 3)).toEqual(['ops', 'agent', 'viewer']);
+    // the seed's keys are made within one millisecond or so: their order among themselves is their ids'
+    expect(names.slice(0, 3).sort()).toEqual(['agent', 'ops', 'viewer']);
     expect(names).not.toContain('globex-agent');
-    expect(reply.body.keys[0]).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/), current: true });
+    const times = reply.body.keys.map((k) => Date.parse(k.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(reply.body.keys.find((k) => k.name === 'ops')).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/), current: true });
     expect(reply.body.keys.filter((k) => k.current).map((k) => k.name)).toEqual(['ops']);
     expect(reply.text).not.toContain(TOKENS.writer);
     expect(reply.text).not.toContain(hashToken(TOKENS.writer));
@@ -87,6 +105,35 @@ describe('API keys: listing and revoking', () => {
     expect((await revoke(wide.id, TOKENS.admin)).status).toBe(404);
   });
 
+  it("leaves a key of no brand to itself: no brand's Admin key lists or revokes it", async () => {
+    const operator = await newKey('operator', 'Admin', []);
+    expect((await list(TOKENS.admin)).body.keys.map((k) => k.name)).not.toContain('operator');
+    expect((await revoke(operator.id, TOKENS.admin)).status).toBe(404);
+    expect((await list(operator.token)).body.keys.map((k) => [k.name, k.current])).toEqual([['operator', true]]);
+    expect((await revoke(operator.id, operator.token)).status).toBe(200);
+  });
+
+  it('ends the signal stream of a key revoked by another instance at its next check of the key', async () => {
+    const reader = await newKey('far-streamer', 'BrandRead', ['acme']);
+    const response = await fetch(`${h.url}/api/agent/signals/stream?brand=acme-kakao&after=now`, { headers: { authorization: `Bearer ${reader.token}` } });
+    expect(response.status).toBe(200);
+    const body = (response.body as ReadableStream<Uint8Array>).getReader();
+    await body.read();
+    // another instance revokes it: the database says so, this instance's cache does not know
+    expect(await h.service.runtime.store.directory.revokeApiKey(reader.id)).toBe(true);
+    expect(await untilEnded(body, 15_000)).toBe('ended');
+  }, 20_000);
+
+  it('hands out no key for a pairing whose approving key was revoked before the device fetched it', async () => {
+    const approver = await newKey('approver', 'Admin', ['acme']);
+    const code = (await h.post<{ device_code: string; user_code: string }>('/api/auth/device/code', {}, null)).body;
+    const approve = await h.post('/api/auth/device/approve', { user_code: code.user_code, scope: 'BrandWrite', brands: ['acme'] }, approver.token);
+    expect(approve.status).toBe(200);
+    expect((await revoke(approver.id, approver.token)).status).toBe(200);
+    const poll = await h.post('/api/auth/device/token', { device_code: code.device_code }, null);
+    expect([poll.status, poll.body]).toEqual([400, { error: 'access_denied', error_description: 'the key that approved this pairing has been revoked since: run login again and have it approved anew' }]);
+  });
+
   it('ends the signal stream of a key when it is revoked, and refuses its reconnection', async () => {
     const reader = await newKey('streamer', 'BrandRead', ['acme']);
     const url = `${h.url}/api/agent/signals/stream?brand=acme-kakao&after=now`;
@@ -95,13 +142,7 @@ describe('API keys: listing and revoking', () => {
     const body = (response.body as ReadableStream<Uint8Array>).getReader();
     await body.read();
     expect((await revoke(reader.id, TOKENS.admin)).status).toBe(200);
-    const ended = await Promise.race([
-      (async () => {
-        for (;;) if ((await body.read()).done) return 'ended';
-      })(),
-      new Promise((resolve) => setTimeout(() => resolve('still open'), 5_000)),
-    ]);
-    expect(ended).toBe('ended');
+    expect(await untilEnded(body, 5_000)).toBe('ended');
     expect((await fetch(url, { headers: { authorization: `Bearer ${reader.token}` } })).status).toBe(401);
   });
 

@@ -11,7 +11,7 @@ import type { KeyDto, KeysResponseDto, RevokedKeyDto } from './dto/keys.dto';
 
 /**
  * The keys an Admin key manages: those whose brands are all among its own (a key of a brand it was not given is
- * not its business, nor is its existence). Any key may revoke itself.
+ * not its business, nor is its existence; nor is a key of no brand). Any key may revoke itself.
  */
 @Injectable()
 export class KeysService {
@@ -32,8 +32,8 @@ export class KeysService {
     if (!self && principal.scope !== 'Admin') {
       throw fail('FORBIDDEN', `this key has scope ${principal.scope}: it may revoke only itself (its id is ${principal.keyId}); revoking another key needs an Admin key`);
     }
-    const key = (await this.store.directory.listApiKeys()).find((candidate) => candidate.id === id);
-    if (key === undefined || !(self || manages(principal, key)) || !(await this.store.directory.revokeApiKey(id))) {
+    const key = await this.store.directory.findApiKeyById(id);
+    if (key === undefined || !manages(principal, key) || !(await this.store.directory.revokeApiKey(id))) {
       throw fail('NOT_FOUND', `no key ${JSON.stringify(id)} among the keys this key manages (GET /api/agent/keys lists them)`);
     }
     this.keys.forget(id);
@@ -46,6 +46,8 @@ export class KeysService {
   }
 }
 
+/** A key of no brand is no brand Admin's business: only it manages itself (the seed made it for an operator). */
 function manages(principal: Principal, key: ListedApiKey): boolean {
-  return key.id === principal.keyId || (principal.scope === 'Admin' && key.brandIds.every((brand) => principal.brandIds.includes(brand)));
+  if (key.id === principal.keyId) return true;
+  return principal.scope === 'Admin' && key.brandIds.length > 0 && key.brandIds.every((brand) => principal.brandIds.includes(brand));
 }

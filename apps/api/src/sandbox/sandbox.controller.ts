@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
-import { ApiErrors, BRAND_ERRORS, type ErrorReasons, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
+import { ApiErrors, type ErrorReasons, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
 import { AdvanceClockDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import { SandboxService } from './sandbox.service';
@@ -27,7 +27,7 @@ export class SandboxController {
   @ApiOperation({ summary: 'The simulated customer writes; starts a consultation when none is in progress' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   customerWrites(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerWritesDto) {
     return this.sandbox.customerWrites(principal, userKey, dto);
   }
@@ -38,7 +38,7 @@ export class SandboxController {
   @ApiOperation({ summary: 'The simulated customer leaves the chat' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   customerLeaves(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: SandboxBrandDto) {
     return this.sandbox.customerLeaves(principal, userKey, dto);
   }
@@ -49,7 +49,7 @@ export class SandboxController {
   @ApiOperation({ summary: 'The simulated customer agrees to share nickname and phone number' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true (the result is relayed, not journaled: no seq), or ok:false with the sandbox messenger's code" })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   customerConsents(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerConsentDto) {
     return this.sandbox.customerConsents(principal, userKey, dto);
   }
@@ -60,7 +60,7 @@ export class SandboxController {
   @ApiOperation({ summary: 'The simulated customer taps a quick reply of an agent bubble' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   customerTaps(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerTapDto) {
     return this.sandbox.customerTaps(principal, userKey, dto);
   }
@@ -71,7 +71,7 @@ export class SandboxController {
   @ApiOperation({ summary: 'Another agent tool deletes an agent bubble (the service hears of it by callback)' })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   deleteFromOtherTool(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: OtherToolDeleteDto) {
     return this.sandbox.deleteFromOtherTool(principal, userKey, dto);
   }
@@ -81,7 +81,7 @@ export class SandboxController {
   @ApiOperation({ summary: "What the simulated customer's chat shows, oldest first" })
   @RequiresScope('BrandRead')
   @ApiOkResponse({ type: SandboxChatResponseDto, description: "ok:true and the bubbles, or ok:false with the sandbox messenger's code" })
-  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS, SANDBOX_ERRORS)
+  @ApiErrors(QUERY_ERRORS, SANDBOX_ERRORS)
   chat(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Query() query: BrandQueryDto) {
     return this.sandbox.chat(principal, userKey, query.brand);
   }

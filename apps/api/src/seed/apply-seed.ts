@@ -1,12 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { Store } from '@brandwire/store';
 import { senderKeyOf } from '@brandwire/upstream';
-import { hashToken } from '../common/auth/api-keys.service';
+import { hashToken, newKeyId } from '../common/auth/api-keys.service';
 import { type Seed, SeedError } from './seed-file';
-
-function keyId(): string {
-  return `key_${randomBytes(8).toString('hex')}`;
-}
 
 /**
  * Applies a seed: brands, channels and keys are created or updated, never duplicated. A key revoked since stays
@@ -32,7 +27,7 @@ export async function applySeed(store: Store, seed: Seed): Promise<{ revokedKeys
   for (const key of seed.keys) {
     const unknown = key.brands.find((b) => !known.has(b));
     if (unknown) throw new SeedError(`key "${key.name}" names brand "${unknown}", which does not exist`);
-    const saved = await store.directory.saveApiKey({ id: keyId(), tokenHash: hashToken(key.token), name: key.name, scope: key.scope, brandIds: key.brands });
+    const saved = await store.directory.saveApiKey({ id: newKeyId(), tokenHash: hashToken(key.token), name: key.name, scope: key.scope, brandIds: key.brands });
     if (saved === 'revoked') revokedKeys.push(key.name);
   }
   return { revokedKeys };

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
-import { ApiErrors, BRAND_ERRORS, JSON_BODY_ERRORS, MESSENGER_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
+import { ApiErrors, JSON_BODY_ERRORS, MESSENGER_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
 import { ChatStateService } from './chat-state.service';
 import { ChannelKeyDto } from './dto/channel-key.dto';
@@ -19,7 +19,7 @@ export class ChatController {
   @RequiresScope('BrandRead')
   @ApiOperation({ summary: 'Whether chat is on for the channel' })
   @ApiOkResponse({ type: ChatStateResponseDto })
-  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
+  @ApiErrors(QUERY_ERRORS)
   get(@CurrentPrincipal() principal: Principal, @Query() query: BrandQueryDto): Promise<ChatStateResponseDto> {
     return this.chat.get(principal, query.brand);
   }
@@ -29,7 +29,7 @@ export class ChatController {
   @RequiresScope('Admin')
   @ApiOperation({ summary: 'Turns chat on: customers can start consultations again (Admin; CLI: chat activate)' })
   @ApiOkResponse({ type: ChatToggleResponseDto, description: REFUSAL })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, MESSENGER_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS, MESSENGER_ERRORS)
   activate(@CurrentPrincipal() principal: Principal, @Body() dto: ChannelKeyDto): Promise<ChatToggleResponseDto> {
     return this.chat.set(principal, dto.brandKey, true);
   }
@@ -41,7 +41,7 @@ export class ChatController {
     summary: 'Turns chat off: no new consultations, and sends are refused with -508 until it is on again (Admin; CLI: chat deactivate)',
   })
   @ApiOkResponse({ type: ChatToggleResponseDto, description: REFUSAL })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, MESSENGER_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS, MESSENGER_ERRORS)
   deactivate(@CurrentPrincipal() principal: Principal, @Body() dto: ChannelKeyDto): Promise<ChatToggleResponseDto> {
     return this.chat.set(principal, dto.brandKey, false);
   }

@@ -5,7 +5,7 @@ import { STORE } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
-import { ApiErrors, BRAND_ERRORS, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
+import { ApiErrors, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
 import { PlanResponseDto, SetPlanDto } from './dto/plan.dto';
 
@@ -22,7 +22,7 @@ export class PlanController {
   @RequiresScope('BrandRead')
   @ApiOperation({ summary: "The channel's plan and its use" })
   @ApiOkResponse({ type: PlanResponseDto })
-  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
+  @ApiErrors(QUERY_ERRORS)
   async get(@CurrentPrincipal() principal: Principal, @Query() query: BrandQueryDto): Promise<PlanResponseDto> {
     const channel = await this.access.channelFor(principal, query.brand, 'brand');
     return this.plan(channel.key);
@@ -32,7 +32,7 @@ export class PlanController {
   @RequiresScope('Admin')
   @ApiOperation({ summary: "Sets the channel's plan (Admin)" })
   @ApiOkResponse({ type: PlanResponseDto })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS)
+  @ApiErrors(JSON_BODY_ERRORS)
   async set(@CurrentPrincipal() principal: Principal, @Body() dto: SetPlanDto): Promise<PlanResponseDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     await this.store.billing.setPlan(channel.key, dto.consultations);

@@ -12,7 +12,7 @@ import type { SandboxLink } from '../sandbox/sandbox-link';
 import { DeliveryWorker } from './delivery-worker.service';
 import { SetWebhookDto, WebhookSettingsDto } from './dto/signals.dto';
 import { checkWebhookUrl } from './webhook-url-policy';
-import { ApiErrors, BRAND_ERRORS, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
+import { ApiErrors, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 
 /** The channel's inbound webhook (the "inbound domain"): readable by every key of the brand, set by Admin keys. */
 @ApiTags('settings')
@@ -29,7 +29,7 @@ export class WebhookSettingsController {
   @RequiresScope('BrandRead')
   @ApiOperation({ summary: 'The inbound webhook URL (its origin only for BrandRead keys; for Admin keys also its signing secret)' })
   @ApiOkResponse({ type: WebhookSettingsDto })
-  @ApiErrors(QUERY_ERRORS, BRAND_ERRORS)
+  @ApiErrors(QUERY_ERRORS)
   async get(@CurrentPrincipal() principal: Principal, @Query() query: BrandQueryDto): Promise<WebhookSettingsDto> {
     const channel = await this.access.channelFor(principal, query.brand, 'brand');
     return this.view(principal, channel.key);
@@ -39,7 +39,7 @@ export class WebhookSettingsController {
   @RequiresScope('Admin')
   @ApiOperation({ summary: 'Sets or clears the inbound webhook URL (Admin)' })
   @ApiOkResponse({ type: WebhookSettingsDto })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, { BAD_REQUEST: 'the url is missing, empty, not https (http only to loopback with the sandbox messenger), carries credentials, or reaches a private, link-local or metadata address' })
+  @ApiErrors(JSON_BODY_ERRORS, { BAD_REQUEST: 'the url is missing, empty, not https (http only to loopback with the sandbox messenger), carries credentials, or reaches a private, link-local or metadata address' })
   async set(@CurrentPrincipal() principal: Principal, @Body() dto: SetWebhookDto): Promise<WebhookSettingsDto> {
     const channel = await this.access.channelFor(principal, dto.brandKey);
     let url: string | null = null;

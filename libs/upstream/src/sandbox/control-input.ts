@@ -1,4 +1,4 @@
-import { hasControlCharacter } from '@brandwire/domain';
+import { controlCharactersMessage, hasControlCharacter } from '@brandwire/domain';
 import { Request } from 'express';
 import { Obj, isObj } from './button-rules';
 import { SandboxDeps, MAX_USER_KEY } from './deps';
@@ -34,7 +34,7 @@ export function userKeyOf(req: Request): string {
   }
   // the messenger hands out no such key, and the partner API could never address its customer
   if (!/\S/.test(userKey)) throw new ControlError(400, 'BAD_REQUEST', 'userKey must not be blank (only spaces)');
-  if (hasControlCharacter(userKey)) throw new ControlError(400, 'BAD_REQUEST', 'userKey must not contain control characters');
+  if (hasControlCharacter(userKey)) throw new ControlError(400, 'BAD_REQUEST', controlCharactersMessage('userKey'));
   return userKey;
 }
 

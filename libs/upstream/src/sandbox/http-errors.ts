@@ -3,7 +3,7 @@ import multer from 'multer';
 import { Code, CodeValue, exceptionNameOf } from '../result-codes';
 import { SandboxControlCode } from './control-types';
 import { JSON_LIMIT_BYTES } from './json-body';
-import { sameSecret } from './same-secret';
+import { sameSecret } from '../same-secret';
 
 /** A partner call refused by the messenger: HTTP 200 `{code, message: '<ExceptionName>[: detail]'}`. */
 export class Rejection extends Error {

@@ -4,7 +4,7 @@ import { Code } from '../result-codes';
 import { BAD_KEY, Rejection, partnerErrorBody } from './http-errors';
 import { JSON_LIMIT_BYTES, isJsonRequest, jsonBody, readJsonBody } from './json-body';
 import { PartnerCall } from './partner-calls';
-import { sameSecret } from './same-secret';
+import { sameSecret } from '../same-secret';
 
 /** The JSON partner calls as express routes (mounted at the root; paths start with /v1). */
 export function partnerRouter(calls: ReadonlyMap<string, PartnerCall>): Router {

@@ -4,7 +4,7 @@ import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
 import { MultipartBody } from '../../common/http/multipart';
 import { IdempotencyKey, IdempotencyService, type IdempotentCall, Idempotent } from '../../common/http/idempotency';
-import { ApiErrors, BILLED_SEND_ERRORS, BRAND_ERRORS, IDEMPOTENCY_ERRORS, MULTIPART_ERRORS } from '../../docs/api-errors';
+import { ApiErrors, BILLED_SEND_ERRORS, IDEMPOTENCY_ERRORS, MULTIPART_ERRORS } from '../../docs/api-errors';
 import { UPLOAD_MAX_FILES, removeUploads, uploadOptions } from '../../media';
 import { AttachmentsService } from './attachments.service';
 import { SendAttachmentsDto, SendAttachmentsFormDto, SendAttachmentsResponseDto } from './dto/send-attachments.dto';
@@ -25,7 +25,7 @@ export class AttachmentsController {
   @ApiBody({ type: SendAttachmentsFormDto })
   @ApiOperation({ summary: 'Send files: jpg/png/gif as image bubbles (rich cards or plain photos), others as file bubbles' })
   @ApiOkResponse({ type: SendAttachmentsResponseDto, description: 'a bubble that failed is an item with ok:false and why (UNSUPPORTED_IMAGE, IMAGE_TOO_LARGE, PAYLOAD_TOO_LARGE, a messenger code); the others were sent' })
-  @ApiErrors(MULTIPART_ERRORS, IDEMPOTENCY_ERRORS, BRAND_ERRORS, BILLED_SEND_ERRORS, {
+  @ApiErrors(MULTIPART_ERRORS, IDEMPOTENCY_ERRORS, BILLED_SEND_ERRORS, {
     BAD_REQUEST: 'no files, or an empty (0-byte) file: nothing was sent',
     UPSTREAM_UNAVAILABLE: 'the messenger could not be reached and no bubble was delivered (once some were, the others fail their items instead)',
   })

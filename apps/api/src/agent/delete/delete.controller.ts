@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
-import { ApiErrors, ApiErrorsCarrying, BRAND_ERRORS, JSON_BODY_ERRORS, MESSENGER_ERRORS } from '../../docs/api-errors';
+import { ApiErrors, ApiErrorsCarrying, JSON_BODY_ERRORS, MESSENGER_ERRORS } from '../../docs/api-errors';
 import { DeleteDto, DeleteResponseDto } from './dto/delete.dto';
 import { DeleteService } from './delete.service';
 
@@ -16,7 +16,7 @@ export class DeleteController {
   @RequiresScope('BrandWrite')
   @ApiOperation({ summary: 'Delete one sent bubble within 24 hours, by serial or by exact text' })
   @ApiOkResponse({ type: DeleteResponseDto, description: 'deleted, or ok:false with the messenger code when the messenger refused the delete' })
-  @ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, MESSENGER_ERRORS, {
+  @ApiErrors(JSON_BODY_ERRORS, MESSENGER_ERRORS, {
     BAD_REQUEST: 'neither or both of serial and text',
     NOT_FOUND: 'no bubble with this serial was sent to the customer on this channel, or (by text) none with exactly this text within withinSeconds; the body has no serial',
   })

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
 import { IdempotencyKey, IdempotencyService, type IdempotentCall, Idempotent } from '../../common/http/idempotency';
-import { ApiErrors, BILLED_SEND_ERRORS, BRAND_ERRORS, CONSENT_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, MESSENGER_ERRORS } from '../../docs/api-errors';
+import { ApiErrors, BILLED_SEND_ERRORS, CONSENT_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, MESSENGER_ERRORS } from '../../docs/api-errors';
 import { SendResponseDto } from './dto/send-response.dto';
 import { SendImageDto } from './dto/send-image.dto';
 import { SendRichDto } from './dto/send-rich.dto';
@@ -11,7 +11,7 @@ import { SendTextDto } from './dto/send-text.dto';
 import { SendService } from './send.service';
 
 /** What every send of this controller may answer besides its own codes. */
-const SEND_ERRORS = [JSON_BODY_ERRORS, IDEMPOTENCY_ERRORS, BRAND_ERRORS, BILLED_SEND_ERRORS, MESSENGER_ERRORS];
+const SEND_ERRORS = [JSON_BODY_ERRORS, IDEMPOTENCY_ERRORS, BILLED_SEND_ERRORS, MESSENGER_ERRORS];
 
 @ApiTags('outbound')
 @Controller('api/agent/send')

@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../../common/auth/principal';
 import { RequiresScope } from '../../common/auth/route-access';
-import { ApiErrors, BRAND_ERRORS, JSON_BODY_ERRORS, MESSENGER_ERRORS } from '../../docs/api-errors';
+import { ApiErrors, JSON_BODY_ERRORS, MESSENGER_ERRORS } from '../../docs/api-errors';
 import { CustomerTargetDto } from '../send/dto/send-text.dto';
 import { EndDto, EndWithBotDto, SessionActionResponseDto } from './dto/session-action.dto';
 import { SessionActionsService } from './session-actions.service';
@@ -11,7 +11,7 @@ import { SessionActionsService } from './session-actions.service';
 @Controller('api/agent')
 @RequiresScope('BrandWrite')
 // never billed: the greeting of an end reports its own failure (PLAN_EXHAUSTED for one) in the answer, and the end goes on
-@ApiErrors(JSON_BODY_ERRORS, BRAND_ERRORS, MESSENGER_ERRORS)
+@ApiErrors(JSON_BODY_ERRORS, MESSENGER_ERRORS)
 export class SessionActionsController {
   constructor(private readonly actions: SessionActionsService) {}
 

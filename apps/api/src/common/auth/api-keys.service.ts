@@ -11,15 +11,25 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** A new key's id: `key_` and 16 hex digits, what lists and revocations name it by (no secret). */
+export function newKeyId(): string {
+  return `key_${randomBytes(8).toString('hex')}`;
+}
+
 /** A new bearer token: `bw_` and 32 random base62-ish characters (192 bits). */
 export function newToken(): string {
   return `bw_${randomBytes(24).toString('base64url')}`;
 }
 
-/** Finds the key behind a bearer token; tokens are stored only as SHA-256 hashes. Lookups are cached briefly. */
+/**
+ * Finds the key behind a bearer token; tokens are stored only as SHA-256 hashes. Lookups are cached briefly; a key
+ * revoked here is refused at once, also by a lookup that was under way while it was revoked.
+ */
 @Injectable()
 export class ApiKeysService {
   private readonly cache = new Map<string, { principal: Principal | undefined; until: number }>();
+  /** keys revoked by this instance: for good, so a few ids at most */
+  private readonly revokedHere = new Set<string>();
 
   constructor(@Inject(STORE) private readonly store: Store) {}
 
@@ -27,9 +37,9 @@ export class ApiKeysService {
     const hash = hashToken(token);
     const now = Date.now();
     const cached = this.cache.get(hash);
-    if (cached && cached.until > now) return cached.principal;
+    if (cached && cached.until > now) return this.unlessRevoked(cached.principal);
     const key = await this.store.directory.findApiKeyByHash(hash);
-    const principal = key && { keyId: key.id, name: key.name, scope: key.scope, brandIds: key.brandIds };
+    const principal = this.unlessRevoked(key && { keyId: key.id, name: key.name, scope: key.scope, brandIds: key.brandIds });
     if (this.cache.size >= CACHE_MAX) this.cache.clear();
     this.cache.set(hash, { principal, until: now + CACHE_TTL_MS });
     return principal;
@@ -37,6 +47,15 @@ export class ApiKeysService {
 
   /** A key revoked here is refused from the next request on (other instances take up to the cache's 5 s). */
   forget(keyId: string): void {
+    this.revokedHere.add(keyId);
     for (const [hash, entry] of this.cache) if (entry.principal?.keyId === keyId) this.cache.delete(hash);
+  }
+
+  isRevokedHere(keyId: string): boolean {
+    return this.revokedHere.has(keyId);
+  }
+
+  private unlessRevoked(principal: Principal | undefined): Principal | undefined {
+    return principal !== undefined && this.revokedHere.has(principal.keyId) ? undefined : principal;
   }
 }

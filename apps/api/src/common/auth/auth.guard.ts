@@ -1,7 +1,7 @@
 import { scopeAllows } from '@brandwire/domain';
+import { sameSecret } from '@brandwire/upstream';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../../config/config';
 import { CONFIG } from '../../app/tokens';
 import { fail } from '../errors/envelope';
@@ -9,12 +9,6 @@ import { ApiKeysService } from './api-keys.service';
 import { bearerToken } from './bearer-token';
 import type { AuthenticatedRequest } from './principal';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access';
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** Global guard, deny by default: a route that declares no access rule is refused. */
 @Injectable()
@@ -33,8 +27,7 @@ export class AuthGuard implements CanActivate {
       case 'public':
         return true;
       case 'upstream-callback': {
-        const key = request.header('x-partner-key') ?? '';
-        if (!sameSecret(key, this.config.upstreamPartnerKey)) throw fail('UNAUTHORIZED', 'callbacks need the partner key in X-Partner-Key');
+        if (!sameSecret(request.header('x-partner-key'), this.config.upstreamPartnerKey)) throw fail('UNAUTHORIZED', 'callbacks need the partner key in X-Partner-Key');
         return true;
       }
       case 'scope': {

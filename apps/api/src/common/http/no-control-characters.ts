@@ -1,10 +1,5 @@
-import { hasControlCharacter } from '@brandwire/domain';
+import { controlCharactersMessage, hasControlCharacter } from '@brandwire/domain';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
-
-/** The one message of the rule, for bodies, queries, form fields and path parameters alike. */
-export function controlCharactersMessage(field: string): string {
-  return `${field} must not contain control characters`;
-}
 
 /**
  * An identifier (userKey, brandKey/brand, botEvent) holds no control character: no C0 control (tab and newline

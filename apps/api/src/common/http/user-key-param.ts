@@ -1,8 +1,7 @@
 import { type PipeTransform, Param } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { hasControlCharacter } from '@brandwire/domain';
+import { controlCharactersMessage, hasControlCharacter } from '@brandwire/domain';
 import { fail } from '../errors/envelope';
-import { controlCharactersMessage } from './no-control-characters';
 
 /** The longest customer key taken, as in the bodies' `userKey`. */
 const MAX_USER_KEY = 200;
