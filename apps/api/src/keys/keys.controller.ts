@@ -23,7 +23,7 @@ export class KeysController {
   @RequiresScope('BrandRead', { brand: false })
   @ApiOperation({
     summary:
-      'Revokes a key for good: any key itself, an Admin key also those whose brands are all among its own. Requests with it are refused (401) at once on this instance, within 5 s on the others; its open signal streams end. A seed naming its token does not bring it back.',
+      'Revokes a key for good: any key itself, an Admin key also those whose brands are all among its own. Requests with it are refused (401) at once on this instance, within 5 s on the others; its open signal streams end (on the others within about 10 s), and pairings it approved hand out no key. A seed naming its token does not bring it back.',
   })
   @ApiParam({ name: 'id', description: 'the key id, as GET /api/agent/keys lists it' })
   @ApiOkResponse({ type: RevokedKeyDto })
