@@ -60,15 +60,17 @@ describe('keys list, keys revoke and logout against the service', () => {
     const reply = json.json<{ ok: boolean; keys: ListedKey[] }>();
     expect(Object.keys(reply)).toEqual(['ok', 'keys']);
     expect(reply.ok).toBe(true);
-    // oldest first: the seed's keys are made in one instant, in an order of their own
+    // oldest first; the seed's keys are made within a millisecond or so, and among those of one millisecond the order is their ids'
     expect(reply.keys.map((k) => k.name).sort()).toEqual(['ops', 'agent', 'viewer', ...Object.values(EXTRA).map((k) => k.name)].sort());
-    expect(reply.keys[0]).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: expect.stringMatching(ISO_WITH_OFFSET), current: true });
+    const times = reply.keys.map((k) => Date.parse(k.createdAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    const ops = reply.keys.find((k) => k.name === 'ops') as ListedKey;
+    expect(ops).toEqual({ id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'ops', scope: 'Admin', brands: ['acme'], createdAt: expect.stringMatching(ISO_WITH_OFFSET), current: true });
     expect(reply.keys.filter((k) => k.current).map((k) => k.name)).toEqual(['ops']);
     expect(json.stdout).not.toContain(TEST_TOKENS.writer);
 
     const text = await s.run(['keys', 'list'], { token: TEST_TOKENS.admin });
     expect([text.code, text.stderr]).toEqual([0, '']);
-    const ops = reply.keys[0] as ListedKey;
     expect(text.stdout).toMatch(/│ +│ ID +│ NAME +│ SCOPE +│ BRANDS │ CREATED +│\n/);
     expect(text.stdout).toMatch(new RegExp(`│ \\* │ ${ops.id} │ ops +│ Admin +│ acme +│ \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d │\n`));
     expect(text.stdout).toMatch(new RegExp(`│   │ ${reply.keys.find((k) => k.name === 'agent')?.id} │ agent +│ BrandWrite │ acme +│`));
@@ -101,7 +103,7 @@ describe('keys list, keys revoke and logout against the service', () => {
 
     const refused = await s.run(['whoami', '--json'], { token: EXTRA.victim.token });
     expect(refused.code).toBe(4);
-    expect(refused.json()).toEqual({ ok: false, error: expect.any(String), code: 'UNAUTHORIZED', status: 401 });
+    expect(refused.json()).toEqual({ ok: false, error: expect.any(String), code: 'UNAUTHORIZED', status: 401, hint: expect.stringContaining('brandwire setup <key>') });
     expect(await serviceStatus(EXTRA.victim.token)).toBe(401);
     expect((await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.admin })).json<{ keys: ListedKey[] }>().keys.map((k) => k.id)).not.toContain(id);
 
@@ -128,6 +130,7 @@ describe('keys list, keys revoke and logout against the service', () => {
       error: `this key has scope BrandRead: it may revoke only itself (its id is ${viewerId}); revoking another key needs an Admin key`,
       code: 'FORBIDDEN',
       status: 403,
+      hint: expect.stringContaining('`brandwire whoami` shows what it may do'),
     });
     const text = await s.run(['keys', 'revoke', id], { token: TEST_TOKENS.reader });
     expect([text.code, text.stdout]).toEqual([1, '']);
@@ -139,7 +142,7 @@ describe('keys list, keys revoke and logout against the service', () => {
   it('takes exactly one key id: USAGE, exit 2', async () => {
     const run = await s.run(['keys', 'revoke', '--json'], { token: TEST_TOKENS.admin });
     expect(run.code).toBe(2);
-    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining('Missing 1 required arg: <id>'), code: 'USAGE' });
+    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining('Missing 1 required arg: <id>'), code: 'USAGE', hint: 'see --help for the flags and arguments' });
   });
 
   it('revokes its own stored key and forgets it as logout does, keeping the other settings', async () => {
@@ -243,7 +246,7 @@ describe('keys list, keys revoke and logout against the service', () => {
     await store(config, TEST_TOKENS.writer);
     const run = await s.run(['logout', '--json'], { config, token: TEST_TOKENS.reader });
     expect(run.code).toBe(2);
-    expect(run.json()).toEqual({ ok: false, error: `the key in use comes from BRANDWIRE_TOKEN, which logout leaves alone (another key is stored in ${join(config, 'config.json')})`, code: 'USAGE' });
+    expect(run.json()).toEqual({ ok: false, error: `the key in use comes from BRANDWIRE_TOKEN, which logout leaves alone (another key is stored in ${join(config, 'config.json')})`, code: 'USAGE', hint: expect.stringContaining('unset BRANDWIRE_TOKEN first') });
     const text = await s.run(['logout'], { config: s.configDir('logout-env-none'), token: TEST_TOKENS.reader });
     expect(text.code).toBe(2);
     expect(text.stderr).toContain('Error: the key in use comes from BRANDWIRE_TOKEN, which logout leaves alone (no key is stored in');
