@@ -91,11 +91,12 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const text = await cli(['gateway', 'status']);
     expect(text.stdout).toMatch(new RegExp(`^The gateway is running\\.\\npid: +${started.pid}\\nport: +${port}\\nuptime: +\\d+ s\\nrelays: +none\\n`));
     expect(text.stdout).toMatch(new RegExp(`^view: +${viewUrl.replace(/[.?]/g, '\\$&')}$`, 'm'));
-    // the page's way in: the token for a cookie, which the page's requests then carry
+    // the page's way in: the token for a session cookie (never the token itself), which the page's requests then carry
     const login = await fetch(viewUrl, { redirect: 'manual' });
     expect([login.status, login.headers.get('location')]).toEqual([303, '/']);
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    expect(cookie).toBe(`brandwire-knowledge-${port}=${state.queryToken}`);
+    expect(cookie).toMatch(new RegExp(`^brandwire-knowledge-${port}=[A-Za-z0-9_-]{43}$`));
+    expect(cookie).not.toContain(state.queryToken);
     expect((await fetch(`http://127.0.0.1:${port}/`, { headers: { cookie } })).status).toBe(200);
   });
 
@@ -127,6 +128,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
       port,
       gatewayPid: pid,
       gatewayStatePath: statePath,
+      hint: expect.stringContaining("run the command with that gateway's config folder (BRANDWIRE_CONFIG_DIR)"),
     });
     const elsewhereSearch = await cli(['knowledge', 'search', 'delivery address'], elsewhere);
     expect(elsewhereSearch.code).toBe(1);
@@ -139,7 +141,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect({ code: most.code, hits: most.json<{ hits: unknown[] }>().hits.length }).toEqual({ code: 0, hits: 2 });
     const tooMany = await cli(['knowledge', 'search', 'delivery', '--limit', '201', '--json']);
     expect(tooMany.code).toBe(2);
-    expect(tooMany.json()).toEqual({ ok: false, error: 'Parsing --limit; Expected an integer less than or equal to 200 but received: 201', code: 'USAGE' });
+    expect(tooMany.json()).toEqual({ ok: false, error: 'Parsing --limit; Expected an integer less than or equal to 200 but received: 201', code: 'USAGE', hint: 'see --help for the flags and arguments' });
     const cypher = await cli(['knowledge', 'search', '--cypher', 'MATCH (c:Customer) RETURN c.userKey AS who, count(*) AS n', '--json']);
     expect(cypher.json()).toEqual({ ok: true, columns: ['who', 'n'], types: ['STRING', 'INT64'], rows: [['dora', 1]] });
     const query = await cli(['knowledge', 'query', 'MATCH (r:Response) RETURN r.text; MATCH (x:Nope) RETURN x', '--json']);
@@ -310,7 +312,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     try {
       const start = await cli(['gateway', 'start', '--json']);
       expect(start.code).toBe(1);
-      expect(start.json()).toEqual({ ok: false, code: 'PORT_IN_USE', error: `port ${port} on 127.0.0.1 is taken by another program`, port });
+      expect(start.json()).toEqual({ ok: false, code: 'PORT_IN_USE', error: `port ${port} on 127.0.0.1 is taken by another program`, port, hint: 'stop that program, or choose another port: `brandwire setup <key> --query-port <n>`' });
       const text = await cli(['gateway', 'start']);
       expect(text.stderr).toBe(`Error: port ${port} on 127.0.0.1 is taken by another program (PORT_IN_USE)\nHint: stop that program, or choose another port: \`brandwire setup <key> --query-port <n>\`\n`);
       expect(existsSync(statePath)).toBe(false);

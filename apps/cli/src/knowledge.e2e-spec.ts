@@ -137,7 +137,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
   it('refuses a write in search --cypher: the graph is opened read-only', async () => {
     const run = await kg(['search', '--cypher', "CREATE (:Channel {key: 'sneaky'})", '--json']);
     expect(run.code).toBe(1);
-    expect(run.json()).toEqual({ ok: false, error: expect.stringMatching(/read-only/i), code: 'BAD_QUERY' });
+    expect(run.json()).toEqual({ ok: false, error: expect.stringMatching(/read-only/i), code: 'BAD_QUERY', hint: 'writes and DDL need `brandwire knowledge query --write` (with the gateway stopped)' });
     const text = await kg(['search', '--cypher', "CREATE (:Channel {key: 'sneaky'})"]);
     expect(text.stderr).toContain('Hint: writes and DDL need `brandwire knowledge query --write`');
     const count = await kg(['search', '--cypher', 'MATCH (c:Channel) RETURN count(*) AS n', '--json']);
@@ -170,7 +170,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     for (const limit of ['201', '500']) {
       const run = await kg(['search', 'parcel', '--limit', limit, '--json']);
       expect({ limit, code: run.code }).toEqual({ limit, code: 2 });
-      expect(run.json()).toEqual({ ok: false, error: `Parsing --limit; Expected an integer less than or equal to 200 but received: ${limit}`, code: 'USAGE' });
+      expect(run.json()).toEqual({ ok: false, error: `Parsing --limit; Expected an integer less than or equal to 200 but received: ${limit}`, code: 'USAGE', hint: 'see --help for the flags and arguments' });
     }
     const text = await kg(['search', 'parcel', '--limit', '201']);
     expect(text.code).toBe(2);
@@ -303,6 +303,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
       ok: false,
       error: rolledBack,
       code: 'BAD_QUERY',
+      hint: 'end the batch with COMMIT to keep what it writes',
       statements: [
         { index: 1, statement: "CREATE (:Note {id: 'kept2', text: 'before'})", ok: true, result: { columns: [], types: [], rows: [] } },
         { index: 2, statement: 'BEGIN TRANSACTION', ok: true, rolledBack: true, result: { columns: [], types: [], rows: [] } },
@@ -390,7 +391,8 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     for (const [args, message] of cases) {
       const run = await kg(args);
       expect({ args, code: run.code }).toEqual({ args, code: 2 });
-      expect(run.json()).toEqual({ ok: false, error: expect.stringContaining(message), code: 'USAGE' });
+      // a hint where there is one to give
+      expect(run.json()).toMatchObject({ ok: false, error: expect.stringContaining(message), code: 'USAGE' });
     }
   });
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** `node apps/gateway/dist/main.js --graph <path> --state <file> [--port <n>]`: see gateway-options.ts. */
+import { KnowledgeGraphError } from '@brandwire/knowledge';
 import { startGateway } from './gateway';
 import { log, messageOf } from './gateway-log';
 import { parseGatewayArgs, USAGE, UsageError } from './gateway-options';
@@ -43,7 +44,9 @@ main().then(
     if (code !== undefined) process.exitCode = code;
   },
   (error: unknown) => {
-    log(`error: the gateway could not start: ${messageOf(error)}`);
+    // the graph's code (GRAPH_LOCKED, GRAPH_NEEDS_REPAIR, …) as `brandwire gateway start` shows the log's last lines
+    const code = error instanceof KnowledgeGraphError ? ` (${error.code})` : '';
+    log(`error: the gateway could not start: ${messageOf(error)}${code}`);
     process.exit(1);
   },
 );

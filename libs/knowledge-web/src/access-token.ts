@@ -1,7 +1,7 @@
 /**
  * The access token of a knowledge server: one random token per server, as Jupyter has, so that other users of
  * the machine, who reach 127.0.0.1 as well, cannot read the graph. Programs send it as a bearer token; the page
- * gets it as a cookie.
+ * trades it (or a one-time code) for a session cookie.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -24,45 +24,56 @@ export function isAccessToken(given: string, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** The tokens a request carries: `Authorization: Bearer <token>` and this server's cookie. */
-export function presentedTokens(req: IncomingMessage, cookieName: string): string[] {
-  const tokens: string[] = [];
-  const bearer = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
-  if (bearer?.[1] !== undefined) tokens.push(bearer[1]);
+/** What a request carries: `Authorization: Bearer <token>` (programs) and this server's cookie (the page's session). */
+export function presentedCredentials(req: IncomingMessage, cookieName: string): { bearer?: string; cookie?: string } {
+  const bearer = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
+  let cookie: string | undefined;
   for (const pair of (req.headers.cookie ?? '').split(';')) {
     const eq = pair.indexOf('=');
-    if (eq > 0 && pair.slice(0, eq).trim() === cookieName) tokens.push(pair.slice(eq + 1).trim());
+    if (eq > 0 && pair.slice(0, eq).trim() === cookieName) cookie = pair.slice(eq + 1).trim();
   }
-  return tokens;
+  return { ...(bearer !== undefined && { bearer }), ...(cookie !== undefined && { cookie }) };
 }
 
 /** How long a sign-in code may wait for its browser. */
 const SIGN_IN_CODE_MS = 60_000;
 
-/**
- * One-time codes for `/?code=`: what a program hands to the system's URL opener instead of the token, since the
- * opener's and a new browser's command lines are visible to every user of the machine. A code lets one page in,
- * once, within a minute; the token itself never leaves the process.
- */
-export class SignInCodes {
-  private readonly expiries = new Map<string, number>();
+/** Page sessions kept; the oldest is dropped beyond (its browser signs in again). */
+const MAX_SESSIONS = 1_000;
 
-  mint(): string {
-    this.dropExpired();
+/**
+ * The page's ways in. `/?token=` and one-time codes for `/?code=` (what a program hands to the system's URL opener
+ * instead of the token, since the opener's and a new browser's command lines are visible to every user of the
+ * machine: a code lets one browser in, once, within a minute) are traded for a session of that browser, kept in its
+ * cookie: the token itself never goes into a cookie, and a session reaches only this server until it stops.
+ */
+export class PageAccess {
+  private readonly codes = new Map<string, number>();
+  private readonly sessions = new Set<string>();
+
+  mintCode(): string {
+    const now = Date.now();
+    for (const [code, expiry] of this.codes) if (expiry < now) this.codes.delete(code);
     const code = newAccessToken();
-    this.expiries.set(code, Date.now() + SIGN_IN_CODE_MS);
+    this.codes.set(code, now + SIGN_IN_CODE_MS);
     return code;
   }
 
   /** True once for a code minted here and not yet expired; the code is gone after. */
   redeem(code: string): boolean {
-    const expiry = this.expiries.get(code);
-    this.expiries.delete(code);
+    const expiry = this.codes.get(code);
+    this.codes.delete(code);
     return expiry !== undefined && Date.now() <= expiry;
   }
 
-  private dropExpired(): void {
-    const now = Date.now();
-    for (const [code, expiry] of this.expiries) if (expiry < now) this.expiries.delete(code);
+  openSession(): string {
+    const session = newAccessToken();
+    this.sessions.add(session);
+    if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.values().next().value as string);
+    return session;
+  }
+
+  hasSession(session: string): boolean {
+    return this.sessions.has(session);
   }
 }

@@ -45,6 +45,7 @@ export function statusOf(code: KnowledgeApiCode): number {
     case 'NOT_INSTALLED':
     case 'GRAPH_MISSING':
     case 'GRAPH_LOCKED':
+    case 'GRAPH_NEEDS_REPAIR':
     case 'NATIVE_UNAVAILABLE':
     case 'GATEWAY_UNAVAILABLE':
       return 503;

@@ -83,17 +83,27 @@ describe('the knowledge query API over a real graph opened read-only', () => {
       expect(await statusWithoutHost(api.port, '/knowledge/status')).toBe('HTTP/1.1 403 Forbidden');
     });
 
-    it('lets the page in at /?token=: 303 to / with an HttpOnly, SameSite=Strict cookie, which the page and the API then take', async () => {
+    /** The session a Set-Cookie of the page's sign-in holds: its own, never the token. */
+    function sessionOf(answer: HttpAnswer): string {
+      const [setCookie] = answer.headers['set-cookie'] ?? [];
+      const match = new RegExp(`^${cookieName(view.port)}=([A-Za-z0-9_-]{43}); HttpOnly; SameSite=Strict; Path=/$`).exec(setCookie ?? '');
+      expect(match).not.toBeNull();
+      expect(match?.[1]).not.toBe(TOKEN);
+      return match?.[1] ?? '';
+    }
+
+    it('lets the page in at /?token=: 303 to / with an HttpOnly, SameSite=Strict session cookie, which the page and the API then take', async () => {
       const login = await httpCall(view.port, `/?token=${TOKEN}`);
       expect(login.status).toBe(303);
       expect(login.headers['location']).toBe('/');
-      expect(login.headers['set-cookie']).toEqual([`${cookieName(view.port)}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
-      const cookie = { cookie: `other=1; ${cookieName(view.port)}=${TOKEN}` };
+      const cookie = { cookie: `other=1; ${cookieName(view.port)}=${sessionOf(login)}` };
       const page = await httpCall(view.port, '/', { headers: cookie });
       expect([page.status, page.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8']);
       expect((await httpCall(view.port, '/assets/view.js', { headers: cookie })).status).toBe(200);
       expect((await httpCall(view.port, '/knowledge/status', { headers: cookie })).json()).toMatchObject({ ok: true, installed: true });
       expect((await httpCall(view.port, '/cypher?q=RETURN%201', { headers: { ...cookie, 'sec-fetch-site': 'same-origin' } })).status).toBe(200);
+      // the token is for programs, as a bearer token; a cookie holding it, or a made-up session, is no way in
+      for (const value of [TOKEN, newAccessToken()]) expect((await httpCall(view.port, '/', { headers: { cookie: `${cookieName(view.port)}=${value}` } })).status).toBe(401);
     });
 
     it('refuses a wrong ?token= with 401 and sets no cookie; the API server has no page to let in', async () => {
@@ -115,7 +125,7 @@ describe('the knowledge query API over a real graph opened read-only', () => {
       expect(signIn.searchParams.has('token')).toBe(false);
       const first = await httpCall(view.port, `/?code=${code}`);
       expect(first.status).toBe(303);
-      expect(first.headers['set-cookie']).toEqual([`${cookieName(view.port)}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`]);
+      expect((await httpCall(view.port, '/', { headers: { cookie: `${cookieName(view.port)}=${sessionOf(first)}` } })).status).toBe(200);
       const again = await httpCall(view.port, `/?code=${code}`);
       expect(again.status).toBe(401);
       expect(again.headers['set-cookie']).toBeUndefined();
@@ -187,6 +197,18 @@ describe('the knowledge query API over a real graph opened read-only', () => {
     expect(res.json()).toEqual({ ok: false, code: 'BAD_QUERY', message: expect.stringMatching(/read-only/i) as unknown });
     const count = await authed(api.port, `/knowledge/cypher?q=${encodeURIComponent('MATCH (c:Channel) RETURN count(c) AS n')}`);
     expect(count.json()).toMatchObject({ rows: [[1]] });
+  });
+
+  it('answers 400 BAD_QUERY to a result larger than 64 MB as JSON, on the API and the page, and answers the next query', async () => {
+    const huge = encodeURIComponent("UNWIND range(1, 14000) AS x RETURN x, repeat('a', 5000) AS s");
+    for (const [port, path] of [[api.port, '/knowledge/cypher'], [view.port, '/cypher']] as const) {
+      const res = await authed(port, `${path}?q=${huge}`);
+      expect([res.status, res.json()]).toEqual([
+        400,
+        { ok: false, code: 'BAD_QUERY', message: 'The result is larger than the 64 MB a query may answer (as JSON): add LIMIT or return fewer or shorter columns.' },
+      ]);
+    }
+    expect((await authed(api.port, `/knowledge/cypher?q=${encodeURIComponent('RETURN 1')}`)).json()).toMatchObject({ rows: [[1]] });
   });
 
   it('answers 400 BAD_QUERY with the parser message for a malformed statement', async () => {
@@ -412,6 +434,22 @@ describe('the knowledge query API without an installed graph', () => {
       await graph.close();
     }
   });
+
+  it('answers 503 GRAPH_NEEDS_REPAIR to a search when a write that stopped before it finished left a full-text index missing', async () => {
+    await buildSampleGraph(temp.path);
+    const writer = await KnowledgeGraph.open(temp.path, { bufferPoolMb: 64 });
+    await writer.query("CALL DROP_FTS_INDEX('Inquiry', 'inquiry_text')", undefined, { write: true });
+    await writer.close();
+    const graph = await KnowledgeGraph.open(temp.path, { readOnly: true, bufferPoolMb: 64 });
+    const server = await startKnowledgeServer({ backend: graphBackend(graph), port: 0, token: TOKEN });
+    try {
+      const res = await authed(server.port, '/knowledge/search?q=refund');
+      expect([res.status, res.json()]).toEqual([503, { ok: false, code: 'GRAPH_NEEDS_REPAIR', message: expect.stringMatching(/^The knowledge graph needs repair: .*brandwire knowledge install/) as unknown }]);
+    } finally {
+      await server.close();
+      await graph.close();
+    }
+  }, GRAPH_SETUP_MS);
 
   it('answers status with installed:false and 503 NOT_INSTALLED elsewhere when there is no graph at all', async () => {
     const server = await startKnowledgeServer({ backend: missingGraphBackend(temp.path, 'install it.'), port: 0, token: TOKEN });

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { accessCookieName, isAccessToken, presentedTokens, SignInCodes } from './access-token';
+import { accessCookieName, isAccessToken, PageAccess, presentedCredentials } from './access-token';
 import { KnowledgeApiError } from './api-error';
 import type { KnowledgeBackend } from './backend';
 import { type ApiRoute, queryApiRoutes, VIEW_CYPHER_ROUTE } from './query-api';
@@ -26,7 +26,7 @@ export interface KnowledgeServerOptions {
   backend: KnowledgeBackend;
   /** 0 = any free port */
   port: number;
-  /** what every request must carry (newAccessToken()): `Authorization: Bearer <token>`, or the cookie `/?token=` sets */
+  /** what every program's request carries (newAccessToken()): `Authorization: Bearer <token>`; the page trades it at `/?token=` for a session cookie */
   token: string;
   /** also serve the page (/, /assets/*, /cypher?q=) */
   view?: boolean;
@@ -74,9 +74,9 @@ class Responder {
     this.json(error.status, { ok: false, code: error.code, message: error.message }, { ...(error.code === 'UNAUTHORIZED' && { 'WWW-Authenticate': 'Bearer' }), ...headers });
   }
 
-  /** The page's way in: its token leaves the address bar for a cookie of this server only. */
-  admit(cookieName: string, token: string): void {
-    this.send(303, 'text/plain; charset=utf-8', 'See /', { Location: '/', 'Set-Cookie': `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/` });
+  /** The page's way in: its token or code leaves the address bar for a session cookie of this server only. */
+  admit(cookieName: string, session: string): void {
+    this.send(303, 'text/plain; charset=utf-8', 'See /', { Location: '/', 'Set-Cookie': `${cookieName}=${session}; HttpOnly; SameSite=Strict; Path=/` });
   }
 }
 
@@ -117,7 +117,7 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
   let allowedHosts = new Set<string>();
   let cookieName = '';
   const unauthorized = (): KnowledgeApiError => new KnowledgeApiError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
-  const signInCodes = new SignInCodes();
+  const pageAccess = new PageAccess();
 
   const handle = async (req: IncomingMessage, respond: Responder): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -130,11 +130,12 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
     const pageToken = view && url.pathname === '/' ? url.searchParams.get('token') : null;
     const signInCode = view && url.pathname === '/' ? url.searchParams.get('code') : null;
     if (pageToken !== null || signInCode !== null) {
-      if (pageToken !== null ? !isAccessToken(pageToken, token) : !signInCodes.redeem(signInCode ?? '')) throw unauthorized();
-      respond.admit(cookieName, token);
+      if (pageToken !== null ? !isAccessToken(pageToken, token) : !pageAccess.redeem(signInCode ?? '')) throw unauthorized();
+      respond.admit(cookieName, pageAccess.openSession());
       return;
     }
-    if (!presentedTokens(req, cookieName).some((given) => isAccessToken(given, token))) throw unauthorized();
+    const { bearer, cookie } = presentedCredentials(req, cookieName);
+    if (!((bearer !== undefined && isAccessToken(bearer, token)) || (cookie !== undefined && pageAccess.hasSession(cookie)))) throw unauthorized();
     const route: ApiRoute | undefined = api.get(url.pathname) ?? (view && url.pathname === '/cypher' ? VIEW_CYPHER_ROUTE : undefined);
     const asset: Asset | undefined = view ? VIEW_ASSETS.get(url.pathname) : undefined;
     if (route === undefined && asset === undefined) throw new KnowledgeApiError('NOT_FOUND', `There is nothing at ${url.pathname}.`);
@@ -176,7 +177,7 @@ export async function startKnowledgeServer(options: KnowledgeServerOptions): Pro
     port,
     signInUrl: () => {
       if (!view) throw new Error('This knowledge server serves no page to sign in to.');
-      return `http://127.0.0.1:${port}/?code=${signInCodes.mint()}`;
+      return `http://127.0.0.1:${port}/?code=${pageAccess.mintCode()}`;
     },
     close: () =>
       new Promise<void>((resolve) => {

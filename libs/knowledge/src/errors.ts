@@ -6,6 +6,11 @@ export const KNOWLEDGE_ERROR_CODES = [
   'GRAPH_MISSING',
   /** the schema is not there yet: run install first */
   'NOT_INSTALLED',
+  /**
+   * a build or another write stopped before it finished (its process was killed or crashed) and left what only
+   * install can complete: a checkpoint a reader cannot replay, or a full-text index missing
+   */
+  'GRAPH_NEEDS_REPAIR',
   /** a write was asked of a graph opened read-only */
   'READ_ONLY',
   /** a `$parameter` the statement uses was not given (Kuzu would bind it to NULL silently) */
@@ -36,6 +41,25 @@ export class KnowledgeGraphError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What to do about GRAPH_NEEDS_REPAIR, in every message of it. */
+const REPAIR = 'Run install (`brandwire knowledge install`, with the gateway stopped) to repair it; what the graph held is kept.';
+
+/** The graph at `path` holds a checkpoint its last writer did not finish (Kuzu: "Couldn't replay shadow pages under read-only mode"). */
+export function unfinishedWriteError(path: string): KnowledgeGraphError {
+  return new KnowledgeGraphError(
+    'GRAPH_NEEDS_REPAIR',
+    `The knowledge graph at ${path} needs repair: a build or another write stopped before it finished (its process was killed or crashed), and a reader cannot complete it. ${REPAIR}`,
+  );
+}
+
+/** A full-text index the graph should have is missing (a build drops them for a large load and makes them again at its end). */
+export function missingIndexError(table: string, column: string): KnowledgeGraphError {
+  return new KnowledgeGraphError(
+    'GRAPH_NEEDS_REPAIR',
+    `The knowledge graph needs repair: its full-text index over ${table}.${column} is missing, as a build or another write that stopped before it finished leaves it. ${REPAIR}`,
+  );
 }
 
 /** "the gateway (pid 123)" */

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import type { KnowledgeGraph } from './knowledge-graph';
+import { KnowledgeGraph } from './knowledge-graph';
 import type { KnowledgeConversation } from './types';
 import { buildInChild } from './test-support/build-in-child';
 import { CDN } from './test-support/conversations';
-import { runThenCrash } from './test-support/crash-kuzu';
+import { crashInCheckpoint, runThenCrash } from './test-support/crash-kuzu';
 import { interruptedBuildConversations } from './test-support/many-conversations';
 import { tempGraphPath, type TempDir, withGraph } from './test-support/temp-graph';
 
@@ -97,5 +97,53 @@ describe('a build killed mid-way leaves a graph that the next install or build r
       await graph.build(interruptedBuildConversations(COUNT + 5), { attachmentHost: CDN });
       await expectSearchable(graph, COUNT + 5);
     });
+  });
+});
+
+describe('a write killed before it finished: readers say the graph needs repair, and install repairs it (real Kuzu, real processes)', () => {
+  let temp: TempDir;
+  beforeEach(async () => {
+    temp = tempGraphPath();
+    await withGraph(temp.path, {}, async (graph) => {
+      await graph.install();
+      await graph.build(interruptedBuildConversations(COUNT), { attachmentHost: CDN });
+    });
+  });
+  afterEach(() => temp.remove());
+
+  it('killed in a checkpoint (shadow pages a reader cannot replay): GRAPH_NEEDS_REPAIR at a read-only open, and install repairs it', async () => {
+    await crashInCheckpoint(temp.path, ["MATCH (c:Conversation) SET c.lines = c.lines + 1"]);
+    expect(existsSync(`${temp.path}.shadow`)).toBe(true);
+
+    const error: unknown = await KnowledgeGraph.open(temp.path, { readOnly: true, bufferPoolMb: 64 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'KnowledgeGraphError',
+      code: 'GRAPH_NEEDS_REPAIR',
+      message: `The knowledge graph at ${temp.path} needs repair: a build or another write stopped before it finished (its process was killed or crashed), and a reader cannot complete it. Run install (\`brandwire knowledge install\`, with the gateway stopped) to repair it; what the graph held is kept.`,
+    });
+    // the refused reader gave up its holder file
+    await withGraph(temp.path, {}, async (graph) => {
+      expect(await graph.install()).toEqual({ createdTables: [], createdIndexes: [] });
+    });
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      // the write was committed (once per attempt crashInCheckpoint needed) before the checkpoint it died in
+      expect((await graph.query('MATCH (c:Conversation) RETURN min(c.lines) = max(c.lines) AND min(c.lines) > 4, count(c)')).rows).toEqual([[true, COUNT]]);
+      await expectSearchable(graph);
+    });
+  });
+
+  it('killed after dropping the full-text indexes for its load: search says GRAPH_NEEDS_REPAIR, and install repairs it', async () => {
+    runThenCrash(temp.path, ["CALL DROP_FTS_INDEX('Inquiry', 'inquiry_text')", 'CHECKPOINT']);
+
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      await expect(graph.search('refund')).rejects.toMatchObject({
+        name: 'KnowledgeGraphError',
+        code: 'GRAPH_NEEDS_REPAIR',
+        message:
+          'The knowledge graph needs repair: its full-text index over Inquiry.text is missing, as a build or another write that stopped before it finished leaves it. Run install (`brandwire knowledge install`, with the gateway stopped) to repair it; what the graph held is kept.',
+      });
+    });
+    await withGraph(temp.path, {}, async (graph) => expect((await graph.install()).createdIndexes).toEqual(['inquiry_text']));
+    await withGraph(temp.path, { readOnly: true }, (graph) => expectSearchable(graph));
   });
 });

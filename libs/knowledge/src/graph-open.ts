@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { type GraphHolder, KnowledgeGraphError } from './errors';
+import { type GraphHolder, KnowledgeGraphError, unfinishedWriteError } from './errors';
 import { kuzu, type KuzuConnection, type KuzuDatabase } from './kuzu-native';
 import { READ_QUERY_TIMEOUT_MS } from './kuzu-run';
 import { claimInProcess, lockedError, readHolders, releaseInProcess, removeHolderFile, writeHolderFile } from './lock-holders';
@@ -84,6 +84,8 @@ export async function openDatabase(path: string, options: OpenOptions): Promise<
     if (/Could not set lock on file/i.test((error as Error).message)) {
       throw lockedError(full, readHolders(full).filter((h) => h.pid !== process.pid), readOnly);
     }
+    // a writer killed in a checkpoint: only a read-write open (install, build, query --write) completes it
+    if (/replay shadow pages/i.test((error as Error).message)) throw unfinishedWriteError(full);
     throw error;
   }
 }

@@ -206,6 +206,27 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     });
   });
 
+  it('refuses a result larger than 64 MB as JSON, counted while the rows are read (long strings, nested lists and maps)', async () => {
+    const tooLarge = 'The result is larger than the 64 MB a query may answer (as JSON): add LIMIT or return fewer or shorter columns.';
+    // Kuzu keeps a result of lists in its buffer pool: room for 100 MB of them
+    await withGraph(temp.path, { readOnly: true, bufferPoolMb: 256 }, async (graph) => {
+      // 20,000 rows of 5,000 characters: 100 MB, far below the row limit
+      await expect(graph.query("UNWIND range(1, 20000) AS x RETURN x, repeat('a', 5000) AS s")).rejects.toThrow(tooLarge);
+      await expect(graph.query("UNWIND range(1, 200) AS x RETURN list_transform(range(1, 100), y -> repeat('b', 5000)) AS l")).rejects.toThrow(tooLarge);
+      await expect(graph.query("UNWIND range(1, 200) AS x RETURN list_transform(range(1, 100), y -> {k: repeat('c', 5000)}) AS m")).rejects.toThrow(tooLarge);
+      const fits = await graph.query("UNWIND range(1, 10000) AS x RETURN x, repeat('a', 5000) AS s");
+      expect(fits.rows).toHaveLength(10_000);
+      expect(fits.rows.at(-1)).toEqual([10_000, 'a'.repeat(5000)]);
+    });
+  });
+
+  it('refuses a result larger than 64 MB also on a graph opened for writing', async () => {
+    await withGraph(temp.path, { bufferPoolMb: 256 }, async (graph) => {
+      await expect(graph.query("UNWIND range(1, 20000) AS x RETURN repeat('a', 5000) AS s")).rejects.toMatchObject({ message: expect.stringContaining('larger than the 64 MB') });
+      expect((await graph.query('RETURN 1')).rows).toEqual([[1]]);
+    });
+  });
+
   it('runs read-only queries on a writable graph in a read-only transaction, so writes fail there too', async () => {
     await withGraph(temp.path, {}, async (graph) => {
       await expect(graph.query("CREATE (:Channel {key: 'x'})")).rejects.toThrow('Can not execute a write query inside a read-only transaction.');

@@ -61,6 +61,13 @@ const OTHER_STATEMENTS = new Set(['BEGIN', 'COMMIT', 'ROLLBACK', 'CHECKPOINT', '
 
 /** The most rows one query answers: a result larger than this is refused, not read into memory. */
 export const MAX_RESULT_ROWS = 100_000;
+/**
+ * The most one query answers as JSON (estimated while its rows are read): a result larger than this is refused,
+ * not read on. Reading, converting and serialising a result takes several times its size (the binding's rows,
+ * the JSON rows, the JSON text): at 64 MB a query stays far below the gateway's memory limit (2 GB by default)
+ * and below the longest string V8 can make (512 MB), which `JSON.stringify` of a larger result would exceed.
+ */
+export const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 function notAQuery(keyword: string): KnowledgeGraphError {
   const what = keyword === 'CALL' ? 'CALL of a setting' : keyword || 'This statement';
@@ -104,7 +111,7 @@ export async function queryJson(conn: KuzuConnection, text: string, params: Para
   const statement = statements[0];
   if (statement === undefined) throw new Error('Empty query');
   if (!access.write || access.readOnlyDatabase) await refuseOnReadOnlyPath(conn, access, statement, leadingKeyword(statement));
-  const raw = await readOnly(conn, access, (single) => runStatement(conn, statement, params, single, MAX_RESULT_ROWS));
+  const raw = await readOnly(conn, access, (single) => runStatement(conn, statement, params, single, { maxRows: MAX_RESULT_ROWS, maxBytes: MAX_RESULT_BYTES }));
   return toJson(conn, statement, params, access, raw);
 }
 

@@ -4,6 +4,7 @@
  * "hello"); when the ranked search finds nothing, the texts holding every word of the query are the hits instead,
  * newest first, unranked (`match: 'words'`).
  */
+import { missingIndexError } from './errors';
 import { ftsIndexesByTable } from './fts-indexes';
 import type { KuzuConnection } from './kuzu-native';
 import { rowsOf } from './kuzu-run';
@@ -63,7 +64,7 @@ export async function searchText(conn: KuzuConnection, text: string, options: Se
   const indexes = await ftsIndexesByTable(conn);
   for (const fts of FTS_INDEXES) {
     const index = indexes.get(fts.table);
-    if (index === undefined) throw new Error(`The full-text index over ${fts.table}.${fts.column} is missing: run install again.`);
+    if (index === undefined) throw missingIndexError(fts.table, fts.column);
     for (const row of await rowsOf(conn, ftsQuery(fts.table, index, limit), { q: text })) hits.push(hitOf(fts.table, row, 'full-text'));
   }
   if (hits.length > 0) return hits.sort((a, b) => b.score - a.score).slice(0, limit);

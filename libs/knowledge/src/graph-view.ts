@@ -9,6 +9,11 @@ import { toJsonValue } from './result-json';
 import type { GraphView, GraphViewEdge, GraphViewNode, JsonValue } from './types';
 
 const KEY: Record<string, string> = { Channel: 'key', Conversation: 'convId' };
+/**
+ * Kuzu 0.11.3 can give the rows of `ORDER BY <string>, <integer>` without LIMIT out of order (the README's
+ * quirks); with LIMIT it sorts another way (top-k) that sorts right. Far more than any slice holds.
+ */
+const ALL = 'LIMIT 1000000000';
 const NODES_PER_CONVERSATION = 12;
 
 class ViewBuilder {
@@ -59,7 +64,7 @@ export async function graphView(conn: KuzuConnection, limit = 300): Promise<Grap
   }
   const ids = [...customerOf.keys()].map((id) => id.slice('Conversation:'.length));
   if (ids.length === 0) return view.result(limit);
-  const turns = await rowsOf(conn, 'MATCH (c:Conversation)-[h:HAS_TURN]->(t) WHERE c.convId IN $ids RETURN c.convId AS conv, t ORDER BY conv, h.turn, t.id', { ids });
+  const turns = await rowsOf(conn, `MATCH (c:Conversation)-[h:HAS_TURN]->(t) WHERE c.convId IN $ids RETURN c.convId AS conv, t ORDER BY conv, h.turn, t.id ${ALL}`, { ids });
   for (const row of turns) {
     const conv = `Conversation:${String(row['conv'])}`;
     const t = view.node(row['t'] ?? null);
@@ -67,13 +72,13 @@ export async function graphView(conn: KuzuConnection, limit = 300): Promise<Grap
     const customer = customerOf.get(conv);
     if (t.startsWith('Inquiry:') && customer !== undefined) view.edge('ASKED', customer, t);
   }
-  for (const row of await rowsOf(conn, 'MATCH (i:Inquiry)-[:ANSWERED_BY]->(r:Response) WHERE i.convId IN $ids RETURN i.id AS i, r.id AS r ORDER BY i.id, r.id', { ids })) {
+  for (const row of await rowsOf(conn, `MATCH (i:Inquiry)-[:ANSWERED_BY]->(r:Response) WHERE i.convId IN $ids RETURN i.id AS i, r.id AS r ORDER BY i.id, r.id ${ALL}`, { ids })) {
     view.edge('ANSWERED_BY', `Inquiry:${String(row['i'])}`, `Response:${String(row['r'])}`);
   }
-  for (const row of await rowsOf(conn, 'MATCH (t)-[:HAS_ATTACHMENT]->(a:Attachment) WHERE t.convId IN $ids RETURN label(t) AS l, t.id AS t, a ORDER BY t.id, a.id', { ids })) {
+  for (const row of await rowsOf(conn, `MATCH (t)-[:HAS_ATTACHMENT]->(a:Attachment) WHERE t.convId IN $ids RETURN label(t) AS l, t.id AS t, a ORDER BY t.id, a.id ${ALL}`, { ids })) {
     view.edge('HAS_ATTACHMENT', `${String(row['l'])}:${String(row['t'])}`, view.node(row['a'] ?? null));
   }
-  for (const row of await rowsOf(conn, 'MATCH (r:Response)-[:ENDED]->(c:Conversation) WHERE c.convId IN $ids RETURN r.id AS r, c.convId AS c ORDER BY r.id, c.convId', { ids })) {
+  for (const row of await rowsOf(conn, `MATCH (r:Response)-[:ENDED]->(c:Conversation) WHERE c.convId IN $ids RETURN r.id AS r, c.convId AS c ORDER BY r.id, c.convId ${ALL}`, { ids })) {
     view.edge('ENDED', `Response:${String(row['r'])}`, `Conversation:${String(row['c'])}`);
   }
   return view.result(limit);

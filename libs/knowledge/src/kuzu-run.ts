@@ -2,8 +2,22 @@
 import { parameterNames } from './cypher-text';
 import { KnowledgeGraphError } from './errors';
 import { type KuzuConnection, type KuzuQueryResult, type KuzuValue, resultsOf } from './kuzu-native';
+import { estimatedJsonSize } from './result-json';
 
 export type Params = Record<string, KuzuValue>;
+
+/** The most a result may hold; beyond either it is refused rather than read into memory. */
+export interface ResultLimits {
+  maxRows: number;
+  /** as JSON, estimated while the rows are read (estimatedJsonSize) */
+  maxBytes: number;
+}
+
+const NO_LIMITS: ResultLimits = { maxRows: Infinity, maxBytes: Infinity };
+
+function megabytes(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024)).toLocaleString('en-US')} MB`;
+}
 
 export interface RawResult {
   columns: string[];
@@ -51,16 +65,24 @@ const ROWS_PER_TURN = 5_000;
  * are in memory already; reading them synchronously costs about 2 µs a row, and yielding between chunks keeps
  * a server's event loop free while a large result is read.
  */
-async function readRows(result: KuzuQueryResult, maxRows: number): Promise<Record<string, KuzuValue>[]> {
+async function readRows(result: KuzuQueryResult, { maxRows, maxBytes }: ResultLimits): Promise<Record<string, KuzuValue>[]> {
   const total = result.getNumTuples();
   if (total > maxRows) {
     throw new Error(`The result has ${total.toLocaleString('en-US')} rows, more than the ${maxRows.toLocaleString('en-US')} a query may answer: add LIMIT or narrow the query.`);
   }
   const rows: Record<string, KuzuValue>[] = [];
+  let bytes = 0;
   while (result.hasNext()) {
     for (let n = 0; n < ROWS_PER_TURN && result.hasNext(); n++) {
       const row = result.getNextSync();
-      if (row !== null) rows.push(row);
+      if (row === null) continue;
+      // a row is a JSON list of its values: each value and its comma
+      for (const value of Object.values(row)) bytes += estimatedJsonSize(value) + 1;
+      bytes += 2;
+      if (bytes > maxBytes) {
+        throw new Error(`The result is larger than the ${megabytes(maxBytes)} a query may answer (as JSON): add LIMIT or return fewer or shorter columns.`);
+      }
+      rows.push(row);
     }
     if (result.hasNext()) await new Promise((resume) => setImmediate(resume));
   }
@@ -68,13 +90,13 @@ async function readRows(result: KuzuQueryResult, maxRows: number): Promise<Recor
 }
 
 /** The last statement's result (a single statement has one). */
-export async function runStatement(conn: KuzuConnection, statement: string, params?: Params, single = false, maxRows = Infinity): Promise<RawResult> {
+export async function runStatement(conn: KuzuConnection, statement: string, params?: Params, single = false, limits: ResultLimits = NO_LIMITS): Promise<RawResult> {
   checkParameters(statement, params);
   const results = await execute(conn, statement, params, single);
   try {
     const last = results[results.length - 1];
     if (last === undefined) return { columns: [], types: [], rows: [] };
-    return { columns: last.getColumnNamesSync(), types: last.getColumnDataTypesSync(), rows: await readRows(last, maxRows) };
+    return { columns: last.getColumnNamesSync(), types: last.getColumnDataTypesSync(), rows: await readRows(last, limits) };
   } finally {
     for (const r of results) r.close();
   }

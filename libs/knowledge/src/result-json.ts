@@ -23,6 +23,27 @@ function dateText(d: Date, type: string | undefined): string {
   return type === 'DATE' ? d.toISOString().slice(0, 10) : d.toISOString();
 }
 
+/**
+ * About how many characters `value` takes as JSON, cheaply: string lengths, a few characters a number, date or
+ * internal id, and the brackets, keys and commas of lists, maps, nodes and relations. Escapes are not counted.
+ */
+export function estimatedJsonSize(value: KuzuValue | undefined): number {
+  if (value === null || value === undefined || typeof value === 'boolean') return 5;
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value === 'number' || typeof value === 'bigint') return 12;
+  if (isDate(value)) return 26;
+  if (Array.isArray(value)) {
+    let size = 2;
+    for (const item of value) size += estimatedJsonSize(item) + 1;
+    return size;
+  }
+  // a BLOB: base64
+  if (ArrayBuffer.isView(value)) return Math.ceil(value.byteLength / 3) * 4 + 2;
+  let size = 2;
+  for (const [key, v] of Object.entries(value as Record<string, KuzuValue>)) size += key.length + 4 + estimatedJsonSize(v);
+  return size;
+}
+
 /** One value; `type` is the column's Kuzu type (only used at the top level). */
 export function toJsonValue(value: KuzuValue | undefined, type?: string): JsonValue {
   if (value === null || value === undefined) return null;
