@@ -1,8 +1,22 @@
 import { Command } from '@oclif/core/command';
 import { type ConfigTolerance, type Session, loadSession } from './lib/config-store';
+import { EXIT } from './lib/exit-codes';
 import { failureOf } from './lib/failure';
 import { colorEnabled, paint } from './lib/output';
 import { safeForTerminal } from './lib/terminal-text';
+
+/**
+ * The line --json prints: the JSON of `json`, or, when it cannot be serialised (a result beyond the longest
+ * string JavaScript can make, a bigint), the error line `{ ok: false, error, code }` instead of nothing.
+ */
+export function jsonLine(json: unknown): { line: string; failed: boolean } {
+  try {
+    return { line: `${JSON.stringify(json)}\n`, failed: false };
+  } catch (error) {
+    const message = `the result could not be printed as JSON: ${error instanceof Error ? error.message : String(error)}`;
+    return { line: `${JSON.stringify({ ok: false, error: message, code: 'INTERNAL' })}\n`, failed: true };
+  }
+}
 
 /**
  * Every command: global --json (one line of JSON on stdout; errors as `{ ok: false, error, code }`), the exit codes
@@ -35,7 +49,9 @@ export abstract class BrandwireCommand extends Command {
   }
 
   protected override logJson(json: unknown): void {
-    process.stdout.write(`${JSON.stringify(json)}\n`);
+    const { line, failed } = jsonLine(json);
+    if (failed) process.exitCode = EXIT.error;
+    process.stdout.write(line);
   }
 
   protected override async catch(error: Error & { exitCode?: number }): Promise<void> {
@@ -44,7 +60,8 @@ export abstract class BrandwireCommand extends Command {
     this.parsed = true;
     process.exitCode = failure.exit;
     if (this.jsonEnabled()) {
-      this.logJson({ ok: false, error: failure.message, code: failure.code, ...failure.details });
+      // the hint goes into the JSON (not on stderr too): what to do next, for scripts and for people reading them
+      this.logJson({ ok: false, error: failure.message, code: failure.code, ...failure.details, ...(failure.hint === undefined ? {} : { hint: failure.hint }) });
       return;
     }
     const color = colorEnabled(process.stderr);

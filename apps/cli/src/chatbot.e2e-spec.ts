@@ -87,7 +87,7 @@ describe('brandwire chatbot', () => {
     writeFileSync(join(noModel, 'config.json'), JSON.stringify({ gateway: { ai: { provider: 'openai', apiKey: 'k' } } }), { mode: 0o600 });
     const run = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config: noModel, token: TEST_TOKENS.writer });
     expect(run.code).toBe(1);
-    expect(run.json()).toEqual({ ok: false, code: 'CONFIG', error: 'no AI model is selected', setting: 'gateway.ai' });
+    expect(run.json()).toEqual({ ok: false, code: 'CONFIG', error: 'no AI model is selected', setting: 'gateway.ai', hint: '`brandwire model list`, then `brandwire model set <id>`' });
     const keyless = await s.run(['chatbot', '--channel', 'acme-kakao', '--ask', 'hi', '--json'], { config });
     expect(keyless.code).toBe(4);
     expect(keyless.json()).toMatchObject({ code: 'AUTH_REQUIRED' });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LAUNCHER, RUN_JS, cleanEnv, runCli } from './test-support/cli';
@@ -56,6 +56,9 @@ describe('the tool without a service', () => {
     expect(help.stdout).toMatch(/TOPICS\n\s+chat\s.*\n\s+gateway\s(.*\n)+\s+keys\s.*\n\s+knowledge\s(.*\n)+\s+schedule\s.*\n\s+upload\s.*\n\s+webhook-domain\s/);
     expect(help.stdout).toContain('Exit codes: 0 ok, 1 error, 2 usage');
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('3 partly done (some bubbles of a send were not delivered), 4 authentication needed');
+    // true as it stands: help is text for people, and autocomplete is oclif's plugin
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('Every command but help and autocomplete takes --json:');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain('(a partly done send: "ok":false, "code":"PARTLY_DONE"; a "hint" when there is one)');
     for (const id of ['setup', 'login', 'logout', 'whoami', 'send', 'rooms', 'autocomplete']) expect(help.stdout).toMatch(new RegExp(`\\n  ${id}\\s`));
   });
 
@@ -155,22 +158,22 @@ describe('the tool without a service', () => {
   });
 
   it.each([
-    [['send', '--to', 'alice', '--text', 'hi', '--nope'], 'Nonexistent flag: --nope'],
-    [['rooms', '--json'], 'Missing required flag --channel (alias: --brand)'],
-    [['rooms', '--channel', 'acme-kakao', '--max', 'many'], 'Expected an integer but received: many'],
-    [['delete', '--to', 'a', '--serial', 's', '--text', 't'], 'cannot also be provided'],
-    [['no-such-command'], 'unknown command "no-such-command": `brandwire --help` lists the commands'],
-    [['sned'], 'unknown command "sned": did you mean "send"?'],
-    [['chat', 'activte'], 'unknown command "chat activte": did you mean "chat activate"?'],
-    [['whoami', 'extra'], '"brandwire whoami" takes no argument "extra": `brandwire whoami --help` shows what it takes'],
-    [['gateway', 'status', 'now'], '"brandwire gateway status" takes no argument "now"'],
-    [['gateway'], '"brandwire gateway" needs a command: restart, start, status, stop'],
-    [['knowledge'], '"brandwire knowledge" needs a command: build, install, query, search, status, view'],
-    [[], 'a command is needed: `brandwire --help` lists the commands'],
-  ])('reports usage errors as {ok:false, error, code: USAGE} with exit 2: %j', async (args, message) => {
+    [['send', '--to', 'alice', '--text', 'hi', '--nope'], 'Nonexistent flag: --nope', 'see --help for the flags and arguments'],
+    [['rooms', '--json'], 'missing --channel: the brand key of the channel, e.g. --channel acme-kakao', '`brandwire whoami` lists the channels'],
+    [['rooms', '--channel', 'acme-kakao', '--max', 'many'], 'Parsing --max; Expected an integer but received: many', 'see --help for the flags and arguments'],
+    [['delete', '--to', 'a', '--serial', 's', '--text', 't'], 'cannot also be provided', 'see --help for the flags and arguments'],
+    [['no-such-command'], 'unknown command "no-such-command": `brandwire --help` lists the commands', undefined],
+    [['sned'], 'unknown command "sned": did you mean "send"?', undefined],
+    [['chat', 'activte'], 'unknown command "chat activte": did you mean "chat activate"?', undefined],
+    [['whoami', 'extra'], '"brandwire whoami" takes no argument "extra": `brandwire whoami --help` shows what it takes', undefined],
+    [['gateway', 'status', 'now'], '"brandwire gateway status" takes no argument "now"', undefined],
+    [['gateway'], '"brandwire gateway" needs a command: restart, start, status, stop', undefined],
+    [['knowledge'], '"brandwire knowledge" needs a command: build, install, query, search, status, view', undefined],
+    [[], 'a command is needed: `brandwire --help` lists the commands', undefined],
+  ] as Array<[string[], string, string | undefined]>)('reports usage errors as {ok:false, error, code: USAGE} (and the hint, if any) with exit 2: %j', async (args, message, hint) => {
     const run = await runCli([...args, '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } });
     expect(run.code).toBe(2);
-    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining(message), code: 'USAGE' });
+    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining(message), code: 'USAGE', ...(hint === undefined ? {} : { hint }) });
   });
 
   it.each([
@@ -221,15 +224,58 @@ describe('the tool without a service', () => {
     const run = await runCli(['rooms'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toBe('Error: Missing required flag --channel (alias: --brand)\nHint: see --help for the flags and arguments\n');
+    expect(run.stderr).toBe('Error: missing --channel: the brand key of the channel, e.g. --channel acme-kakao\nHint: `brandwire whoami` lists the channels\n');
+  });
+
+  it.each([
+    ['send', '--text', 'a'],
+    ['delete', '--serial', 's'],
+    ['block'],
+    ['unblock'],
+    ['personal-info'],
+    ['end-with-bot'],
+    ['rooms'],
+    ['history'],
+    ['chatbot', '--ask', 'hi'],
+  ])('refuses an empty or blank --to before calling the service (exit 2): %s', async (command, ...rest) => {
+    for (const to of ['', '  ']) {
+      const run = await runCli([command, '--channel', 'acme-kakao', '--to', to, ...rest, '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused', BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+      expect({ code: run.code, out: run.json() }).toEqual({ code: 2, out: { ok: false, error: "Parsing --to; the customer's key (userKey) is empty", code: 'USAGE', hint: 'see --help for the flags and arguments' } });
+    }
   });
 
   it('reports an unreachable service as NETWORK (exit 1) with a hint about the endpoint', async () => {
     const run = await runCli(['whoami'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'x', BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe('Error: could not reach the service at http://127.0.0.1:9: ECONNREFUSED (NETWORK)\nHint: check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use\n');
-    const json = await runCli(['whoami', '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'x', BRANDWIRE_ENDPOINT: 'ftp://nowhere' } });
-    expect(json.code).toBe(2);
-    expect(json.json()).toEqual({ ok: false, error: 'the endpoint must be an http or https URL, got "ftp://nowhere"', code: 'USAGE' });
+  });
+
+  it('names where a wrong endpoint came from: BRANDWIRE_ENDPOINT or the config file is CONFIG (exit 1)', async () => {
+    const fromEnv = await runCli(['whoami', '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'x', BRANDWIRE_ENDPOINT: 'ftp://nowhere' } });
+    expect({ code: fromEnv.code, out: fromEnv.json() }).toEqual({
+      code: 1,
+      out: { ok: false, error: 'BRANDWIRE_ENDPOINT must be an http or https URL, got "ftp://nowhere"', code: 'CONFIG', hint: 'set BRANDWIRE_ENDPOINT to the service URL, or unset it to use the stored endpoint' },
+    });
+    const garbage = await runCli(['whoami'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'x', BRANDWIRE_ENDPOINT: 'garbage' } });
+    expect({ code: garbage.code, stderr: garbage.stderr }).toEqual({
+      code: 1,
+      stderr: 'Error: BRANDWIRE_ENDPOINT must be a URL such as http://127.0.0.1:8080, got "garbage" (CONFIG)\nHint: set BRANDWIRE_ENDPOINT to the service URL, or unset it to use the stored endpoint\n',
+    });
+    const configDir = join(dir, 'bad-endpoint');
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ endpoint: 'nonsense', token: 'x' }));
+    const fromFile = await runCli(['whoami', '--json'], { env: { BRANDWIRE_CONFIG_DIR: configDir } });
+    expect({ code: fromFile.code, out: fromFile.json() }).toEqual({
+      code: 1,
+      out: {
+        ok: false,
+        error: `the endpoint in ${join(configDir, 'config.json')} must be a URL such as http://127.0.0.1:8080, got "nonsense"`,
+        code: 'CONFIG',
+        hint: 'store the service URL with `brandwire setup <key> --endpoint <url>`',
+      },
+    });
+    // from the command line it stays a usage error, naming the flag
+    const flag = await runCli(['setup', 'k', '--endpoint', 'nonsense', '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+    expect({ code: flag.code, out: flag.json() }).toEqual({ code: 2, out: { ok: false, error: '--endpoint must be a URL such as http://127.0.0.1:8080, got "nonsense"', code: 'USAGE' } });
   });
 });

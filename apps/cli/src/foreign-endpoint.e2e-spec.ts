@@ -29,7 +29,7 @@ describe('an endpoint that answers JSON but is not Brandwire', () => {
     const json = await run(['send', '--channel', 'acme-kakao', '--to', 'alice', '--text', 'x', '--json']);
     expect({ code: json.code, out: json.json() }).toEqual({
       code: 1,
-      out: { ok: false, code: 'BAD_RESPONSE', status: 200, error: notBrandwire('POST /api/agent/send', 'without code (a string)') },
+      out: { ok: false, code: 'BAD_RESPONSE', status: 200, error: notBrandwire('POST /api/agent/send', 'without code (a string)'), hint: 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use' },
     });
     expect(received).toEqual(['POST /api/agent/send']);
     const text = await run(['send', '--channel', 'acme-kakao', '--to', 'alice', '--text', 'x']);
@@ -48,6 +48,6 @@ describe('an endpoint that answers JSON but is not Brandwire', () => {
     [['setup', 'bw_some_key', '--endpoint', 'URL', '--dry-run'], 'GET /api/agent/me', 'without name (a string)'],
   ])('%j fails with BAD_RESPONSE instead of a JavaScript error', async (args, request, lacking) => {
     const result = await run([...args.map((a) => (a === 'URL' ? url : a)), '--json']);
-    expect({ code: result.code, out: result.json() }).toEqual({ code: 1, out: { ok: false, code: 'BAD_RESPONSE', status: 200, error: notBrandwire(request, lacking) } });
+    expect({ code: result.code, out: result.json() }).toEqual({ code: 1, out: { ok: false, code: 'BAD_RESPONSE', status: 200, error: notBrandwire(request, lacking), hint: 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use' } });
   });
 });

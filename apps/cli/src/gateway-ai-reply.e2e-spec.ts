@@ -98,7 +98,7 @@ describe('brandwire gateway: answering customers with AI', () => {
       const reader = await s.run(['gateway', 'start', '--json'], { config, token: TEST_TOKENS.reader });
       expect({ code: reader.code, json: reader.json() }).toEqual({
         code: 1,
-        json: { ok: false, code: 'CONFIG', setting: 'gateway.ai', error: 'AI replies are to be sent (gateway.ai.reply auto), but the key in BRANDWIRE_TOKEN can only read (BrandRead)' },
+        json: { ok: false, code: 'CONFIG', setting: 'gateway.ai', error: 'AI replies are to be sent (gateway.ai.reply auto), but the key in BRANDWIRE_TOKEN can only read (BrandRead)', hint: 'set BRANDWIRE_TOKEN to a BrandWrite key, or --ai-reply suggest' },
       });
       const unknown = await s.run(['gateway', 'start'], { config, token: 'bw_not_a_key_of_this_service' });
       expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({

@@ -68,7 +68,7 @@ describe("brandwire gateway: the team chat's commands", () => {
       expect(who.body).toEqual({
         // a customer's words are shown to whoever asked only
         response_type: 'ephemeral',
-        text: expect.stringMatching(/^rita \(acme-kakao\): consultation in progress \(1 messages since it started\); last wrote \d{4}-\d\d-\d\d \d\d:\d\d UTC: "Where is my parcel\? &lt;!channel&gt;"$/),
+        text: expect.stringMatching(/^rita \(acme-kakao\): consultation in progress \(1 message since it started\); last wrote \d{4}-\d\d-\d\d \d\d:\d\d UTC: "Where is my parcel\? &lt;!channel&gt;"$/),
       });
     });
 

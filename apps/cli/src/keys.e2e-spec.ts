@@ -203,10 +203,24 @@ describe('keys list, keys revoke and logout against the service', () => {
     expect(mode(config)).toBe(0o600);
   });
 
-  it('logs out with the service out of reach: forgets the key, exit 0, warns that it still works', async () => {
+  it('keeps the key when the service is out of reach (exit 1, saying why), and forgets it with --force, warning that it still works', async () => {
     const config = s.configDir('logout-offline');
     await store(config, EXTRA.offline.token);
-    const run = await s.run(['logout', '--json'], { config, env: { BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+    const offline = { BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' };
+    const refused = await s.run(['logout', '--json'], { config, env: offline });
+    expect(refused.code).toBe(1);
+    expect(refused.json()).toEqual({
+      ok: false,
+      error: `the key "offline-laptop" is not revoked: the service could not be told (could not reach the service at http://127.0.0.1:9: ECONNREFUSED); it stays stored in ${join(config, 'config.json')}`,
+      code: 'NETWORK',
+      service: 'unreachable',
+      endpoint: 'http://127.0.0.1:9',
+      configPath: join(config, 'config.json'),
+      hint: 'run logout again once the service answers, or `brandwire logout --force` to remove it from this machine anyway (it keeps working until it is revoked)',
+    });
+    expect(storedConfig(config)).toHaveProperty('token', EXTRA.offline.token);
+
+    const run = await s.run(['logout', '--force', '--json'], { config, env: offline });
     expect(run.code).toBe(0);
     expect(run.json()).toEqual({
       ok: true,
@@ -221,11 +235,16 @@ describe('keys list, keys revoke and logout against the service', () => {
     });
     expect(run.stderr).toContain('Warning: the key "offline-laptop" is NOT revoked: the service could not be told (could not reach the service at http://127.0.0.1:9: ECONNREFUSED)');
     expect(storedConfig(config)).not.toHaveProperty('token');
+    expect(mode(config)).toBe(0o600);
     expect(await serviceStatus(EXTRA.offline.token)).toBe(200);
 
     // the text for people says the same
     await store(config, EXTRA.offline.token);
-    const text = await s.run(['logout'], { config, env: { BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+    const kept = await s.run(['logout'], { config, env: offline });
+    expect(kept.code).toBe(1);
+    expect(kept.stderr).toContain('it stays stored in');
+    expect(kept.stderr).toContain('Hint: run logout again once the service answers, or `brandwire logout --force`');
+    const text = await s.run(['logout', '--force'], { config, env: offline });
     expect(text.code).toBe(0);
     expect(text.stdout).toBe(`Removed the key "offline-laptop" from ${join(config, 'config.json')}; it is not revoked on the service.\n`);
     expect(text.stderr).toContain('is NOT revoked');

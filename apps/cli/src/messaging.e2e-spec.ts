@@ -42,12 +42,17 @@ describe('sending from the tool: what the customer receives', () => {
     expect(run.json()).toMatchObject({ ok: true, brandKey: 'acme-kakao', userKey: 'u-default' });
     const missing = await s.run(['send', '--to', 'u-default', '--text', 'x', '--json'], writer);
     expect(missing.code).toBe(2);
-    expect(missing.json()).toEqual({ ok: false, error: 'missing --channel: the brand key of the channel, e.g. --channel acme-kakao', code: 'USAGE' });
+    expect(missing.json()).toEqual({
+      ok: false,
+      error: 'missing --channel: the brand key of the channel, e.g. --channel acme-kakao',
+      code: 'USAGE',
+      hint: '`brandwire whoami` lists the channels; `brandwire setup <key> --channel <key>` stores a default',
+    });
   });
 
   it('names the flag of the customer, and its alias, when it is missing (exit 2)', async () => {
     const json = await s.run(['send', '--channel', 'acme-kakao', '--text', 'x', '--json'], writer);
-    expect({ code: json.code, out: json.json() }).toEqual({ code: 2, out: { ok: false, code: 'USAGE', error: 'Missing required flag --to (alias: --user)' } });
+    expect({ code: json.code, out: json.json() }).toEqual({ code: 2, out: { ok: false, code: 'USAGE', error: 'Missing required flag --to (alias: --user)', hint: 'see --help for the flags and arguments' } });
     const text = await s.run(['delete', '--channel', 'acme-kakao', '--serial', 's'], writer);
     expect({ code: text.code, stderr: text.stderr }).toEqual({ code: 2, stderr: 'Error: Missing required flag --to (alias: --user)\nHint: see --help for the flags and arguments\n' });
   });
@@ -111,15 +116,35 @@ describe('sending from the tool: what the customer receives', () => {
     expect(missing.json()).toEqual({ ok: false, error: `--file ${join(s.dir, 'nope.png')}: no such file`, code: 'FILE' });
   });
 
-  it('exits 3 and says so on stderr when only some --file bubbles were delivered', async () => {
+  it('sends an image as an image bubble by its content, whatever its name (a PNG without extension)', async () => {
+    await s.service.customerWrites('u-noext', 'A photo please');
+    const noext = writePng(join(s.dir, 'noext'), 640, 480);
+    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-noext', '--file', noext, '--json'], writer);
+    expect(run.code).toBe(0);
+    expect(run.json()).toMatchObject({ ok: true, results: [{ kind: 'image', ok: true }] });
+    expect((await agentTexts('u-noext')).map((b) => b.kind)).toEqual(['rich']);
+  });
+
+  it('exits 3 and says so (ok:false, PARTLY_DONE in --json) when only some --file bubbles were delivered', async () => {
     await s.service.customerWrites('u-partly', 'Both files please');
     const png = writePng(join(s.dir, 'good.png'), 640, 480);
     const fake = join(s.dir, 'fake.png');
     writeFileSync(fake, 'not an image at all');
-    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-partly', '--file', png, '--file', fake, '--json'], writer);
+    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-partly', '--file', fake, '--file', png, '--json'], writer);
     expect(run.code).toBe(3);
-    expect(run.json()).toMatchObject({ ok: true, results: [{ kind: 'image', ok: true }, { kind: 'image', ok: false, code: 'UNSUPPORTED_IMAGE' }] });
-    expect(run.stderr).toBe('1 of 2 bubbles were not delivered\n');
+    const partly = run.json<{ serial: string; results: Array<{ serial?: string }> }>();
+    expect(partly).toEqual({
+      ok: false,
+      error: '1 of 2 bubbles were not delivered',
+      code: 'PARTLY_DONE',
+      brandKey: 'acme-kakao',
+      userKey: 'u-partly',
+      serial: expect.any(String),
+      results: [expect.objectContaining({ kind: 'image', ok: false, code: 'UNSUPPORTED_IMAGE' }), expect.objectContaining({ kind: 'image', ok: true })],
+    });
+    expect(partly.serial).toBe(partly.results[1]?.serial);
+    // the JSON says it: nothing repeated on stderr
+    expect(run.stderr).toBe('');
     const text = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-partly', '--file', fake, '--file', png], writer);
     expect(text.code).toBe(3);
     expect(text.stdout).toMatch(/^ {2}image: failed \(UNSUPPORTED_IMAGE\)/m);
@@ -132,7 +157,7 @@ describe('sending from the tool: what the customer receives', () => {
     await s.service.call('POST', '/sandbox/customers/u-ended/end', { brandKey: 'acme-kakao' });
     const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-ended', '--text', 'too late', '--json'], writer);
     expect(run.code).toBe(1);
-    expect(run.json()).toEqual({ ok: false, error: expect.any(String), code: '-502', brandKey: 'acme-kakao', userKey: 'u-ended', serial: expect.any(String) });
+    expect(run.json()).toEqual({ ok: false, error: expect.any(String), code: '-502', brandKey: 'acme-kakao', userKey: 'u-ended', serial: expect.any(String), hint: expect.stringMatching(/^nothing was delivered; the refused send has serial bw-/) });
     const text = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-ended', '--text', 'too late'], writer);
     expect(text.code).toBe(1);
     // the serial of the refused send is shown to people too
@@ -170,13 +195,13 @@ describe('sending from the tool: what the customer receives', () => {
         'Hint: `brandwire rooms --channel acme-kakao --to u-del` shows the messages with their serials\n',
     });
     const noneJson = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'never sent', '--within', '600', '--json'], writer);
-    expect(noneJson.json()).toEqual({ ok: false, code: 'NOT_FOUND', status: 404, error: 'no message with exactly this text was sent to u-del in the last 600 seconds; widen --within (up to 86400) or pass --serial' });
+    expect(noneJson.json()).toEqual({ ok: false, code: 'NOT_FOUND', status: 404, error: 'no message with exactly this text was sent to u-del in the last 600 seconds; widen --within (up to 86400) or pass --serial', hint: '`brandwire rooms --channel acme-kakao --to u-del` shows the messages with their serials' });
     const widest = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'never sent', '--within', '86400', '--json'], writer);
-    expect(widest.json()).toEqual({ ok: false, code: 'NOT_FOUND', status: 404, error: 'no message with exactly this text was sent to u-del in the last 86400 seconds; pass --serial (a message older than 24 hours cannot be deleted)' });
+    expect(widest.json()).toEqual({ ok: false, code: 'NOT_FOUND', status: 404, error: 'no message with exactly this text was sent to u-del in the last 86400 seconds; pass --serial (a message older than 24 hours cannot be deleted)', hint: '`brandwire rooms --channel acme-kakao --to u-del` shows the messages with their serials' });
     const bounds = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--text', 'x', '--within', '5', '--json'], writer);
     expect(bounds.code).toBe(2);
     const neither = await s.run(['delete', '--channel', 'acme-kakao', '--to', 'u-del', '--json'], writer);
-    expect(neither.json()).toEqual({ ok: false, error: 'pass --serial <serial>, or --text <body> with an optional --within <seconds>', code: 'USAGE' });
+    expect(neither.json()).toMatchObject({ ok: false, error: 'pass --serial <serial>, or --text <body> with an optional --within <seconds>', code: 'USAGE' });
   });
 
   it('asks for personal-info consent on a Kakao-type channel only, once a webhook can take the answer', async () => {

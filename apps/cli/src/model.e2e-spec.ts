@@ -27,7 +27,13 @@ describe('brandwire model list and model set', () => {
   it('says how to set a provider when none is stored (CONFIG, exit 1)', async () => {
     const run = await model(['list', '--json']);
     expect(run.code).toBe(1);
-    expect(run.json()).toEqual({ ok: false, code: 'CONFIG', error: 'no AI provider is set', setting: 'gateway.ai' });
+    expect(run.json()).toEqual({
+      ok: false,
+      code: 'CONFIG',
+      error: 'no AI provider is set',
+      setting: 'gateway.ai',
+      hint: 'store one with `brandwire setup <key> --ai-provider openai|anthropic|ollama --ai-api-key <key>` (or pass --provider)',
+    });
     const text = await model(['list']);
     expect(text.stderr).toContain('brandwire setup <key> --ai-provider openai|anthropic|ollama --ai-api-key <key>');
   });
@@ -80,12 +86,15 @@ describe('brandwire model list and model set', () => {
     store({ provider: 'openai', model: 'gpt-b', apiKey: 'sk-model-secret', url: fake.openAiUrl });
     const run = await model(['set', 'o3', '--json']);
     expect(run.code).toBe(1);
-    expect(run.json()).toEqual({ ok: false, code: 'MODEL_UNKNOWN', error: 'openai offers no model "o3" to this key', provider: 'openai', model: 'o3' });
+    expect(run.json()).toEqual({ ok: false, code: 'MODEL_UNKNOWN', error: 'openai offers no model "o3" to this key', provider: 'openai', model: 'o3', hint: 'see `brandwire model list`' });
     const close = await model(['set', 'gpt-a']);
     expect(close.code).toBe(0);
     const typo = await model(['set', 'mini']);
     expect(typo.code).toBe(1);
     expect(typo.stderr).toContain('openai offers no model "mini" to this key; did you mean gpt-a-mini?');
+    // a mistyped id: the close ones by edit distance, closest first
+    const swapped = await model(['set', 'gtp-a', '--json']);
+    expect(swapped.json()).toMatchObject({ code: 'MODEL_UNKNOWN', error: 'openai offers no model "gtp-a" to this key; did you mean gpt-a?' });
     expect(storedAi()['model']).toBe('gpt-a');
   });
 
@@ -103,6 +112,28 @@ describe('brandwire model list and model set', () => {
     const unchecked = await model(['set', 'gpt-new', '--no-check', '--json']);
     expect(unchecked.json()).toMatchObject({ ok: true, model: 'gpt-new', checked: false });
     expect(storedAi()['model']).toBe('gpt-new');
+  });
+
+  it('says how to store the API key when the provider needs one and none is stored (CONFIG, exit 1), not AI_UNAVAILABLE', async () => {
+    store({ provider: 'ollama', model: 'llama3.2', url: fake.openAiUrl });
+    const run = await model(['set', 'gpt-a', '--provider', 'openai', '--json']);
+    expect({ code: run.code, out: run.json() }).toEqual({
+      code: 1,
+      out: {
+        ok: false,
+        code: 'CONFIG',
+        error: 'openai needs an API key, and none is stored (gateway.ai.apiKey)',
+        provider: 'openai',
+        setting: 'gateway.ai.apiKey',
+        hint: 'store it with `brandwire setup <key> --ai-api-key <provider key>`',
+      },
+    });
+    expect(fake.requests).toEqual([]);
+    const text = await model(['list', '--provider', 'anthropic']);
+    expect({ code: text.code, stderr: text.stderr }).toEqual({
+      code: 1,
+      stderr: 'Error: anthropic needs an API key, and none is stored (gateway.ai.apiKey) (CONFIG)\nHint: store it with `brandwire setup <key> --ai-api-key <provider key>`\n',
+    });
   });
 
   it("moves to another provider with --provider and --url, leaving the other provider's key behind but not how the gateway answers", async () => {
@@ -126,7 +157,7 @@ describe('brandwire model list and model set', () => {
 
   it('says on one line which argument set lacks (exit 2)', async () => {
     const json = await model(['set', '--json']);
-    expect({ code: json.code, out: json.json() }).toEqual({ code: 2, out: { ok: false, code: 'USAGE', error: 'Missing 1 required arg: <id> (the model id, as `brandwire model list` shows it)' } });
+    expect({ code: json.code, out: json.json() }).toEqual({ code: 2, out: { ok: false, code: 'USAGE', error: 'Missing 1 required arg: <id> (the model id, as `brandwire model list` shows it)', hint: 'see --help for the flags and arguments' } });
     const text = await model(['set']);
     expect({ code: text.code, stdout: text.stdout, stderr: text.stderr }).toEqual({
       code: 2,

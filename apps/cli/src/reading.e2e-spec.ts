@@ -65,7 +65,7 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     expect((await s.run(['rooms', '--channel', 'acme-kakao', '--max', '500', '--json'], reader)).code).toBe(0);
     const tooMany = await s.run(['rooms', '--channel', 'acme-kakao', '--max', '1001', '--json'], reader);
     expect(tooMany.code).toBe(2);
-    expect(tooMany.json()).toEqual({ ok: false, code: 'USAGE', error: 'Parsing --max; Expected an integer less than or equal to 1000 but received: 1001' });
+    expect(tooMany.json()).toEqual({ ok: false, code: 'USAGE', error: 'Parsing --max; Expected an integer less than or equal to 1000 but received: 1001', hint: 'see --help for the flags and arguments' });
   });
 
   it("refuses --max above 300 for one room's messages (--to/--user) with exit 2, naming the limit", async () => {
@@ -84,7 +84,7 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     for (const command of ['rooms', 'profile', 'sysmsg']) {
       const run = await s.run([command, '--json'], reader);
       expect(run.code).toBe(2);
-      expect(run.json()).toEqual({ ok: false, error: 'Missing required flag --channel (alias: --brand)', code: 'USAGE' });
+      expect(run.json()).toEqual({ ok: false, error: 'missing --channel: the brand key of the channel, e.g. --channel acme-kakao', code: 'USAGE', hint: '`brandwire whoami` lists the channels' });
     }
   });
 
@@ -105,6 +105,14 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     const missing = await s.run(['history', '--channel', 'acme-kakao', '--conv', 'nope', '--json'], reader);
     expect(missing.code).toBe(1);
     expect(missing.json()).toMatchObject({ ok: false, code: 'NO_CONV', status: 404 });
+    // --to (and --max) narrow the list only: with --conv they would be ignored, so they are refused
+    for (const extra of [['--to', 'bob'], ['--max', '5']]) {
+      const both = await s.run(['history', '--channel', 'acme-kakao', '--conv', convId, ...extra, '--json'], reader);
+      expect({ code: both.code, out: both.json() }).toEqual({
+        code: 2,
+        out: { ok: false, code: 'USAGE', error: `${extra[0]} cannot be combined with --conv: --conv shows one whole conversation, with its customer`, hint: `leave out ${extra[0]}, or --conv to list` },
+      });
+    }
   });
 
   it('finds a convId copied from the list with --conv alone, on whichever channel has it, also beside a default channel', async () => {
@@ -125,7 +133,7 @@ describe('reading rooms, messages, history, profile and system messages', () => 
     expect({ code: elsewhere.code, out: elsewhere.json() }).toEqual({ code: 1, out: { ok: false, code: 'NO_CONV', status: 404, error: `no conversation "${naver}" on channel acme-kakao` } });
 
     const missing = await s.run(['history', '--conv', 'nope', '--json'], { config });
-    expect({ code: missing.code, out: missing.json() }).toEqual({ code: 1, out: { ok: false, code: 'NO_CONV', status: 404, error: 'no conversation "nope" on any channel of this key (acme-kakao, acme-naver)' } });
+    expect({ code: missing.code, out: missing.json() }).toEqual({ code: 1, out: { ok: false, code: 'NO_CONV', status: 404, error: 'no conversation "nope" on any channel of this key (acme-kakao, acme-naver)', hint: '`brandwire history` lists the conversations with their convId' } });
   });
 
   it('shows the sender profile and the system messages', async () => {

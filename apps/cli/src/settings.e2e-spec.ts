@@ -22,10 +22,13 @@ describe('settings and uploads from the tool', () => {
     expect(before.json()).toEqual({ ok: true, brand: 'acme-kakao', url: null });
     const refused = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--url', hook, '--json'], writer);
     expect(refused.code).toBe(1);
-    expect(refused.json()).toEqual({ ok: false, error: expect.stringContaining('needs Admin'), code: 'FORBIDDEN', status: 403 });
+    expect(refused.json()).toEqual({ ok: false, error: expect.stringContaining('needs Admin'), code: 'FORBIDDEN', status: 403, hint: expect.stringContaining('`brandwire whoami` shows what it may do') });
     const set = await s.run(['webhook-domain', 'set', '--brand', 'acme-kakao', '--url', hook, '--json'], admin);
     expect(set.code).toBe(0);
-    expect(set.json()).toMatchObject({ ok: true, brand: 'acme-kakao', url: hook });
+    expect(set.json()).toEqual({ ok: true, brand: 'acme-kakao', url: hook, secret: expect.stringMatching(/^whsec_/) });
+    // text shows the Admin the same signing secret as --json does
+    const setText = await s.run(['webhook-domain', 'set', '--brand', 'acme-kakao', '--url', hook], admin);
+    expect(setText.stdout).toBe(`The signals of acme-kakao now go to ${hook}.\nsigning secret: ${set.json<{ secret: string }>().secret}\n`);
     const shown = await s.run(['webhook-domain', 'get', '--channel', 'acme-kakao'], admin);
     expect(shown.stdout).toMatch(/^channel: acme-kakao\nurl: +http:\/\/127\.0\.0\.1:9\/bw\nsecret: +whsec_/);
     const missingUrl = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--json'], admin);
@@ -37,6 +40,12 @@ describe('settings and uploads from the tool', () => {
     const off = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--none'], admin);
     expect(off.code).toBe(0);
     expect(off.stdout).toBe('The signals of acme-kakao now go to nowhere.\n');
+    // no secret for a webhook that is not connected, in JSON or text
+    const offJson = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--none', '--json'], admin);
+    expect(offJson.json()).toEqual({ ok: true, brand: 'acme-kakao', url: null });
+    const gone = await s.run(['webhook-domain', 'get', '--channel', 'acme-kakao', '--json'], admin);
+    expect(gone.json()).toEqual({ ok: true, brand: 'acme-kakao', url: null });
+    expect((await s.run(['webhook-domain', 'get', '--channel', 'acme-kakao'], admin)).stdout).toBe('channel: acme-kakao\nurl:     none connected\n');
     expect((await s.run(['webhook-domain', 'get', '--channel', 'acme-kakao', '--json'], writer)).json()).toEqual({ ok: true, brand: 'acme-kakao', url: null });
   });
 
@@ -83,6 +92,19 @@ describe('settings and uploads from the tool', () => {
     const noFile = await s.run(['schedule', 'set', '--channel', 'acme-kakao', '--json', join(s.dir, 'none.json')], admin);
     expect(noFile.code).toBe(2);
     expect(noFile.json()).toMatchObject({ ok: false, code: 'FILE' });
+    // the file forgotten: --json was given, and here it takes the file's path
+    for (const args of [['schedule', 'set', '--channel', 'acme-kakao', '--json'], ['schedule', 'set', '--channel', 'acme-kakao']]) {
+      const forgotten = await s.run(args, admin);
+      expect({ code: forgotten.code, out: forgotten.json() }).toEqual({
+        code: 2,
+        out: {
+          ok: false,
+          code: 'USAGE',
+          error: 'missing the schedule file: `schedule set` takes its path in --json (--json <file>, "-" for standard input)',
+          hint: 'e.g. brandwire schedule set --channel acme-kakao --json hours.json',
+        },
+      });
+    }
   });
 
   it('uploads an image (rich or plain) and a file, audio and video, printing the URL', async () => {

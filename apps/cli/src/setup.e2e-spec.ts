@@ -67,7 +67,12 @@ describe('setup, whoami and key storage', () => {
     const config = s.configDir('no-tty');
     const run = await s.run(['setup', '--json'], { config, stdin: 'bw_typed_into_a_pipe\n' });
     expect(run.code).toBe(2);
-    expect(run.json()).toEqual({ ok: false, error: expect.stringContaining('missing argument <key>: pass the key as `brandwire setup <key>`'), code: 'USAGE' });
+    expect(run.json()).toEqual({
+      ok: false,
+      error: expect.stringContaining('missing argument <key>: pass the key as `brandwire setup <key>`'),
+      code: 'USAGE',
+      hint: 'create a key with `brandwire login`, or ask an Admin for one',
+    });
     const text = await s.run(['setup'], { config });
     expect(text.code).toBe(2);
     expect(text.stderr).toContain('prompts need a terminal');
@@ -93,7 +98,7 @@ describe('setup, whoami and key storage', () => {
     const config = s.configDir('bad-key');
     const run = await s.run(['setup', 'bw_not_a_key_of_this_service', '--json'], { config });
     expect(run.code).toBe(4);
-    expect(run.json()).toEqual({ ok: false, error: 'unknown key', code: 'UNAUTHORIZED', status: 401 });
+    expect(run.json()).toEqual({ ok: false, error: 'unknown key', code: 'UNAUTHORIZED', status: 401, hint: expect.stringContaining('does not know this key') });
     const text = await s.run(['setup', 'bw_not_a_key_of_this_service'], { config });
     expect(text.code).toBe(4);
     expect(text.stderr).toContain('does not know this key: check that it was copied whole');
@@ -157,7 +162,7 @@ describe('setup, whoami and key storage', () => {
     expect(bogus.code).toBe(2);
     expect(bogus.json()).toMatchObject({ ok: false, code: 'USAGE', error: 'Expected --sink-type=bogus to be one of: slack, teams, discord, webhook' });
     const ftp = await s.run(['setup', TEST_TOKENS.writer, '--sink-url', 'ftp://x/secret', '--json'], { config });
-    expect({ code: ftp.code, json: ftp.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: '--sink-url must be an http or https URL, got ftp:…' } });
+    expect({ code: ftp.code, json: ftp.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: '--sink-url must be an http or https URL, got ftp:…', hint: 'to stop relaying there, pass --no-sink' } });
     const notUrl = await s.run(['setup', TEST_TOKENS.writer, '--crm-url', 'crm.test/api', '--json'], { config });
     expect(notUrl.json()).toMatchObject({ code: 'USAGE', error: '--crm-url must be an http or https URL, got something that is not a URL' });
     const empty = await s.run(['setup', TEST_TOKENS.writer, '--crm-url', ''], { config });
@@ -181,6 +186,7 @@ describe('setup, whoami and key storage', () => {
         code: 'CONFIG',
         setting: 'gateway.commands.secret',
         error: "the team chat is Discord, whose commands are checked with the application's public key: the stored commands secret (gateway.commands.secret) must be its 64 hex characters (Developer Portal, the application's General Information)",
+        hint: "give the team chat's secret with `brandwire setup <key> --commands-secret <secret>`, or remove the commands with `brandwire setup <key> --no-commands`",
       },
     });
     const switchedText = await s.run(['setup', TEST_TOKENS.writer, ...discord], { config });
@@ -199,7 +205,7 @@ describe('setup, whoami and key storage', () => {
 
     expect((await s.run(['setup', TEST_TOKENS.writer, '--commands-secret', discordKey], { config })).code).toBe(0);
     const sinkAlone = await s.run(['setup', TEST_TOKENS.writer, '--no-sink', '--json'], { config });
-    expect({ code: sinkAlone.code, json: sinkAlone.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: "--no-sink would leave the team chat's commands (gateway.commands) without a team chat" } });
+    expect({ code: sinkAlone.code, json: sinkAlone.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: "--no-sink would leave the team chat's commands (gateway.commands) without a team chat", hint: 'add --no-commands to remove them too' } });
     const both = await s.run(['setup', TEST_TOKENS.writer, '--no-crm', '--crm-url', 'https://crm.test/y', '--json'], { config });
     expect(both.code).toBe(2);
     expect(both.json()).toMatchObject({ code: 'USAGE', error: expect.stringContaining('--no-crm') });
@@ -267,14 +273,14 @@ describe('setup, whoami and key storage', () => {
 
     for (const bad of ['0', '65536', 'x']) {
       const refused = await s.run(['setup', TEST_TOKENS.writer, '--query-port', bad, '--json'], { config });
-      expect({ bad, code: refused.code, json: refused.json() }).toEqual({ bad, code: 2, json: { ok: false, code: 'USAGE', error: expect.stringContaining('--query-port') } });
+      expect({ bad, code: refused.code, json: refused.json() }).toEqual({ bad, code: 2, json: { ok: false, code: 'USAGE', error: expect.stringContaining('--query-port'), hint: expect.any(String) } });
     }
     expect(stored(config)).toMatchObject({ knowledge: { enabled: true, queryPort: 18790 } });
     // the team chat's commands come in on another port of the same gateway
     const clash = await s.run(['setup', TEST_TOKENS.writer, '--sink-type', 'webhook', '--sink-url', 'https://chat.test/in', '--commands-secret', 'webhook-bearer-0001', '--commands-port', '18790', '--json'], { config });
     expect({ code: clash.code, json: clash.json() }).toEqual({
       code: 2,
-      json: { ok: false, code: 'USAGE', error: "the knowledge query port (knowledge.queryPort) and the team chat's commands port (gateway.commands.port) are both 18790: the gateway needs two ports" },
+      json: { ok: false, code: 'USAGE', error: "the knowledge query port (knowledge.queryPort) and the team chat's commands port (gateway.commands.port) are both 18790: the gateway needs two ports", hint: 'pass another --query-port or --commands-port' },
     });
     expect(stored(config)).not.toHaveProperty('gateway');
   });

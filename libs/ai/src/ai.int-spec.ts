@@ -54,6 +54,8 @@ describe('asking a model over HTTP', () => {
     expect(fake.requests[0]?.headers.authorization).toBeUndefined();
     for (const provider of ['openai', 'anthropic'] as const) {
       await expect(complete({ provider, model: 'm', url: fake.openAiUrl }, { system: 's', turns: [{ role: 'user', content: 'q' }] })).rejects.toThrow(`${provider}/m: no API key is set`);
+      // a setting to fix, told apart from a provider out of reach
+      await expect(listModels({ provider, model: '', url: fake.openAiUrl })).rejects.toMatchObject({ name: 'AiKeyMissingError', setting: 'gateway.ai.apiKey' });
     }
     expect(fake.requests).toHaveLength(1);
   });

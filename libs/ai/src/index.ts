@@ -1,5 +1,5 @@
 export { AI_PROVIDERS, AI_REPLY_MODES, type AiProvider, type AiReplyMode, type AiSettings, isAiProvider } from './ai-settings';
-export { AiUnavailableError } from './ai-error';
+export { AiKeyMissingError, AiUnavailableError } from './ai-error';
 export { type ChatTurn, type CompletionRequest, complete } from './complete';
 export { type ModelInfo, listModels } from './models';
 export { promptValue } from './prompt-data';

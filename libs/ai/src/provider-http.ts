@@ -1,5 +1,5 @@
 import type { AxiosInstance } from 'axios';
-import { AiUnavailableError } from './ai-error';
+import { AiKeyMissingError, AiUnavailableError } from './ai-error';
 import type { AiSettings } from './ai-settings';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -69,8 +69,8 @@ function loadAxios(): Promise<AxiosInstance & { isAxiosError: (e: unknown) => bo
   return axiosInstance;
 }
 
-function noKey(ai: AiSettings): AiUnavailableError {
-  return new AiUnavailableError(ai.provider, ai.model, 'no API key is set (gateway.ai.apiKey)');
+function noKey(ai: AiSettings): AiKeyMissingError {
+  return new AiKeyMissingError(ai.provider, ai.model);
 }
 
 /** What went wrong, without the request (its headers hold the key). */

@@ -1,5 +1,7 @@
 import { openAsBlob } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
+import { IMAGE_SIGNATURE_BYTES, imageMediaType } from '@brandwire/domain';
 import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
 import type { AnswerCheck } from './answer-shapes';
 import { ApiError, NetworkError } from './errors';
@@ -89,12 +91,15 @@ export class Http {
     return { status: response.status, data: response.data as unknown };
   }
 
-  /** multipart/form-data: text fields, and files streamed from disk with a media type from their extension. */
+  /**
+   * multipart/form-data: text fields, and files streamed from disk with a media type: a jpg, png or gif by its
+   * first bytes (so an image is sent as one whatever it is called), anything else by its extension.
+   */
   async multipart<T>(path: string, check: AnswerCheck, fields: Record<string, string | undefined>, files: readonly FilePart[]): Promise<T> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, value);
     for (const file of files) {
-      const type = MEDIA_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
+      const type = imageMediaType(await firstBytes(file.path)) ?? MEDIA_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
       form.append(file.field, await openAsBlob(file.path, { type }), basename(file.path));
     }
     return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: form, timeout: this.timeoutMs * 4 }), check);
@@ -122,7 +127,24 @@ export class Http {
     }
     const envelope = envelopeOf(response.data);
     if (envelope) throw new ApiError(response.status, envelope.code, envelope.code === 'NO_ROUTE' ? envelope.message + apiPathHint(this.options.endpoint) : envelope.message);
-    throw new ApiError(response.status, `HTTP_${response.status}`, `the service answered HTTP ${response.status} without the error envelope`);
+    const request = `${(response.config.method ?? 'get').toUpperCase()} ${response.config.url ?? ''}`;
+    throw new ApiError(
+      response.status,
+      `HTTP_${response.status}`,
+      `the endpoint ${this.options.endpoint} answered ${request} with HTTP ${response.status} without the error envelope: it may not be a Brandwire service (or a proxy in front of it failed)`,
+    );
+  }
+}
+
+/** The first bytes of a file, enough to tell an image's format. */
+async function firstBytes(path: string): Promise<Uint8Array> {
+  const handle = await open(path, 'r');
+  try {
+    const head = new Uint8Array(IMAGE_SIGNATURE_BYTES);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }
 

@@ -14,3 +14,4 @@ export * from './schedule';
 export * from './text-length';
 export * from './escape-sequences';
 export * from './rich-bubble';
+export * from './image-format';

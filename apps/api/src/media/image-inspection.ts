@@ -2,9 +2,10 @@ import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { loadSharp, SHARP_INPUT } from './load-sharp';
 import { IMAGE_MAX_PIXELS, unsupportedImageReason } from './media-limits';
+import { IMAGE_SIGNATURE_BYTES, type ImageFormat, sniffImageFormat } from '@brandwire/domain';
 
-/** The image formats the messenger shows as image bubbles; everything else (webp, heic, …) is sent as a file. */
-export type ImageFormat = 'jpeg' | 'png' | 'gif';
+// the format sniffing is the domain's, shared with the API client (which names an image's media type by its bytes)
+export { type ImageFormat, sniffImageFormat } from '@brandwire/domain';
 
 export interface ImageInfo {
   format: ImageFormat;
@@ -20,20 +21,7 @@ export interface ImageInfo {
   animated: boolean;
 }
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const HEADER_BYTES = PNG_SIGNATURE.length;
-
-/** The format the first bytes of a file announce (JPEG SOI, PNG signature, GIF87a/GIF89a), if any. */
-export function sniffImageFormat(header: Uint8Array): ImageFormat | undefined {
-  if (header[0] === 0xff && header[1] === 0xd8 && header[2] === 0xff) {
-    return 'jpeg';
-  }
-  if (PNG_SIGNATURE.every((byte, i) => header[i] === byte)) {
-    return 'png';
-  }
-  const text = String.fromCharCode(...header.subarray(0, 6));
-  return text === 'GIF87a' || text === 'GIF89a' ? 'gif' : undefined;
-}
+const HEADER_BYTES = IMAGE_SIGNATURE_BYTES;
 
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/jpg', 'image/pjpeg', 'image/png', 'image/gif']);
 const IMAGE_EXTENSIONS = new Set(['.jpg', '.jpeg', '.jpe', '.jfif', '.png', '.gif']);

@@ -1,6 +1,7 @@
 import type { BrandConversations, ConversationResponse } from '@brandwire/client';
 import { integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
+import { usageError } from '../lib/cli-error';
 import { connect } from '../lib/connect';
 import { optionalToFlag } from '../lib/flags';
 import { presentConversation, presentHistory } from '../lib/present';
@@ -11,7 +12,7 @@ export type HistoryResult = { ok: true; channels: BrandConversations[] } | Conve
 export default class History extends BrandwireCommand {
   static override summary = 'Consultation history: consultations in progress and completed, with their convId';
   static override description =
-    'Lists the consultations of one channel, or of every channel the key may read when --channel is left out (the default channel stored by setup does not narrow the list). With --conv, shows one conversation line by line: on --channel, or, when it is left out, on whichever channel of the key has it.';
+    'Lists the consultations of one channel, or of every channel the key may read when --channel is left out (the default channel stored by setup does not narrow the list). With --conv, shows one conversation line by line: on --channel, or, when it is left out, on whichever channel of the key has it (--to and --max, which narrow the list, are a usage error beside it).';
   static override examples = [
     '<%= config.bin %> history --channel acme-kakao',
     '<%= config.bin %> history --channel acme-kakao --to alice --max 5',
@@ -27,6 +28,9 @@ export default class History extends BrandwireCommand {
 
   async run(): Promise<HistoryResult> {
     const { flags } = await this.parse(History);
+    // what narrows the list would be ignored beside --conv: refused rather than dropped in silence
+    const listOnly = flags.conv === undefined ? undefined : flags.to !== undefined ? '--to' : flags.max !== undefined ? '--max' : undefined;
+    if (listOnly) throw usageError(`${listOnly} cannot be combined with --conv: --conv shows one whole conversation, with its customer`, `leave out ${listOnly}, or --conv to list`);
     const session = this.session();
     const client = await connect(session);
     if (flags.conv) {

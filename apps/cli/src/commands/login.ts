@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { boolean, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
-import { checkEndpoint, clientFor } from '../lib/connect';
+import { checkEndpoint, clientFor, sessionEndpoint } from '../lib/connect';
 import { deviceLogin } from '../lib/device-login';
 import { colorEnabled, fields, paint } from '../lib/output';
 import { type SetupResult, runSetup } from '../lib/setup-flow';
@@ -25,7 +25,7 @@ export default class Login extends BrandwireCommand {
   async run(): Promise<SetupResult> {
     const { flags } = await this.parse(Login);
     const session = this.session();
-    const endpoint = checkEndpoint(flags.endpoint ?? session.endpoint);
+    const endpoint = flags.endpoint === undefined ? sessionEndpoint(session) : checkEndpoint(flags.endpoint);
     const client = await clientFor(endpoint, undefined);
     const bold = (text: string) => paint(text, 'bold', colorEnabled(process.stderr));
     const token = await deviceLogin({

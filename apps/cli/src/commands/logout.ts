@@ -1,3 +1,4 @@
+import { boolean } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import { clientFor } from '../lib/connect';
 import { type LogoutResult, runLogout } from '../lib/keys';
@@ -5,15 +6,18 @@ import { type LogoutResult, runLogout } from '../lib/keys';
 export default class Logout extends BrandwireCommand {
   static override summary = 'Revoke the stored key on the service and remove it from the config file';
   static override description = [
-    'Finds the stored key\'s id (GET /api/agent/keys), revokes it (DELETE /api/agent/keys/{id}) and removes it from the config file; the endpoint, the default channel and the gateway settings stay. The key is removed whatever the service said, and the exit code is 0: --json tells `revoked: false` and, in `service`, why, when the service refused the key already (`already-refused`: revoked before), could not be reached (`unreachable`) or failed (`failed`); in the last two cases the key still works until it is revoked, which stderr says. With no key stored there is nothing to do (exit 0, `service: "not-asked"`).',
+    'Finds the stored key\'s id (GET /api/agent/keys), revokes it (DELETE /api/agent/keys/{id}) and removes it from the config file; the endpoint, the default channel and the gateway settings stay. A key the service refuses already (revoked before) is removed too: --json tells `revoked: false`, `service: "already-refused"`. When the service cannot be told (out of reach, or another failure) the key stays stored and logout fails (exit 1), since a key below Admin could not revoke itself later without it; --force removes it anyway (exit 0, `service: "unreachable"` or `"failed"`, and stderr says it still works until it is revoked). With no key stored there is nothing to do (exit 0, `service: "not-asked"`).',
     'A key from BRANDWIRE_TOKEN other than the stored one is a usage error (exit 2): logout changes neither the environment nor that key; unset BRANDWIRE_TOKEN to log out the stored key, or revoke the environment\'s key with `brandwire keys revoke <id>`.',
   ].join('\n\n');
-  static override examples = ['<%= config.bin %> logout', '<%= config.bin %> logout --json'];
+  static override examples = ['<%= config.bin %> logout', '<%= config.bin %> logout --json', '<%= config.bin %> logout --force'];
+  static override flags = {
+    force: boolean({ description: 'remove the key from the config file even when the service cannot be told to revoke it' }),
+  };
 
   async run(): Promise<LogoutResult> {
-    await this.parse(Logout);
+    const { flags } = await this.parse(Logout);
     const session = this.session();
-    const result = await runLogout(session, clientFor);
+    const result = await runLogout(session, clientFor, { force: flags.force });
     const name = result.name === null ? 'the key' : `the key "${result.name}"`;
     if (result.reason && (result.service === 'unreachable' || result.service === 'failed')) {
       this.note(`Warning: ${name} is NOT revoked: the service could not be told (${result.reason.message}). It works until it is revoked: with an Admin key, \`brandwire keys list\` shows its id and \`brandwire keys revoke <id>\` revokes it.`);

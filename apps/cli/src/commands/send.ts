@@ -4,12 +4,12 @@ import { channelOf } from '../lib/channel';
 import { connect } from '../lib/connect';
 import { EXIT } from '../lib/exit-codes';
 import { channelFlag, toFlag } from '../lib/flags';
-import { type SendResult, sendMessage } from '../lib/send-message';
+import { type PartlyDone, type SendResult, partlyDone, sendMessage } from '../lib/send-message';
 
 export default class Send extends BrandwireCommand {
   static override summary = 'Send text, a rich message or attachments to a customer';
   static override description =
-    'With --file the files are delivered directly (images as image bubbles, other formats as file bubbles) and --text goes into the first bubble; when some of them could not be delivered the exit code is 3 and results names them. --rich-json takes a file with the rich envelope; chat_bubble_type is required. Prints { ok, brandKey, userKey, serial } with --json.';
+    'With --file the files are delivered directly (jpg, png and gif images, told by their content rather than their name, as image bubbles; other formats as file bubbles) and --text goes into the first bubble; when some of them could not be delivered the exit code is 3, and --json prints { ok: false, error, code: "PARTLY_DONE", brandKey, userKey, serial, results } with results naming them. --rich-json takes a file with the rich envelope; chat_bubble_type is required. Prints { ok, brandKey, userKey, serial } with --json.';
   static override examples = [
     '<%= config.bin %> send --channel acme-kakao --to alice --text "Your order left today."',
     '<%= config.bin %> send --channel acme-kakao --to alice --rich-json card.json',
@@ -24,7 +24,7 @@ export default class Send extends BrandwireCommand {
     'image-style': string({ description: 'how --file images are shown: rich (card with caption, default) or plain (photo)', options: ['rich', 'plain'] }),
   };
 
-  async run(): Promise<SendResult> {
+  async run(): Promise<SendResult | PartlyDone> {
     const { flags } = await this.parse(Send);
     const session = this.session();
     const brandKey = channelOf(flags.channel, session);
@@ -41,11 +41,11 @@ export default class Send extends BrandwireCommand {
       for (const item of result.results ?? []) lines.push(`  ${item.kind}: ${item.ok ? item.serial : `failed (${item.code}) ${item.message ?? ''}`}`);
       return lines.join('\n');
     });
-    const failed = (result.results ?? []).filter((item) => !item.ok).length;
-    if (failed > 0) {
-      this.note(`${failed} of ${result.results?.length ?? 0} bubbles were not delivered`);
-      process.exitCode = EXIT.partly;
-    }
-    return result;
+    const partly = partlyDone(result);
+    if (!partly) return result;
+    process.exitCode = EXIT.partly;
+    // with --json the error line says it; for people on stderr
+    if (!this.jsonEnabled()) this.note(partly.error);
+    return partly;
   }
 }

@@ -1,4 +1,5 @@
-import { AI_PROVIDERS, type AiProvider, type AiSettings, type ModelInfo, isAiProvider } from '@brandwire/ai';
+import { AI_PROVIDERS, AiKeyMissingError, type AiProvider, type AiSettings, type ModelInfo, isAiProvider } from '@brandwire/ai';
+import { distance } from 'fastest-levenshtein';
 import { CliError, usageError } from './cli-error';
 import type { GatewaySettings } from './config-store';
 import { checkEndpoint } from './connect';
@@ -50,18 +51,41 @@ export function checkAiUrl(value: string, flag: string): string {
   return value.replace(/\/+$/, '');
 }
 
-/** A model's failure as the tool's AI_UNAVAILABLE: what was being done, with which model, and why; never the key. */
+/**
+ * A model's failure as the tool's AI_UNAVAILABLE: what was being done, with which model, and why; never the key. A
+ * provider that needs a key and has none is CONFIG instead, naming the setup flag that stores one.
+ */
 export function aiFailure(ai: AiSettings, doing: string, error: unknown, hint: string): CliError {
+  if (error instanceof AiKeyMissingError) {
+    return new CliError(
+      'CONFIG',
+      `${ai.provider} needs an API key, and none is stored (${error.setting})`,
+      EXIT.error,
+      { provider: ai.provider, ...(ai.model && { model: ai.model }), setting: error.setting },
+      'store it with `brandwire setup <key> --ai-api-key <provider key>`',
+    );
+  }
   const prefix = `${ai.provider}${ai.model ? `/${ai.model}` : ''}: `;
   const why = error instanceof Error ? error.message : String(error);
   const message = `${doing} with ${prefix.slice(0, -2)} failed: ${why.startsWith(prefix) ? why.slice(prefix.length) : why}`;
   return new CliError('AI_UNAVAILABLE', ai.apiKey ? message.split(ai.apiKey).join('***') : message, EXIT.error, { provider: ai.provider, ...(ai.model && { model: ai.model }) }, hint);
 }
 
-/** An id the provider does not offer, with the ones it offers that look like it. */
+/**
+ * An id the provider does not offer, with the ones it offers that look like it: those containing it (or contained in
+ * it), then those within a few edits of it (as a mistyped command is matched), closest first.
+ */
 export function unknownModel(ai: AiSettings, id: string, models: readonly ModelInfo[]): CliError {
   const needle = id.toLowerCase();
-  const close = models.filter((m) => m.id.toLowerCase().includes(needle) || needle.includes(m.id.toLowerCase())).slice(0, 5);
+  const most = Math.max(2, Math.floor(needle.length / 3));
+  const close = models
+    .map((m) => {
+      const other = m.id.toLowerCase();
+      return { id: m.id, rank: other.includes(needle) || needle.includes(other) ? -1 : distance(needle, other) };
+    })
+    .filter((m) => m.rank <= most)
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, 5);
   return new CliError(
     'MODEL_UNKNOWN',
     `${ai.provider} offers no model "${id}" to this key${close.length > 0 ? `; did you mean ${close.map((m) => m.id).join(', ')}?` : ''}`,

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrandwireClient } from '@brandwire/client';
-import { authRequired, usageError } from './cli-error';
+import { CliError, authRequired, usageError } from './cli-error';
 import type { Session } from './config-store';
+import { EXIT } from './exit-codes';
 
 /** brandwire-cli/<version> node/<version>: the tool's package.json is two folders up from src/lib and dist/lib. */
 function userAgent(): string {
@@ -22,6 +23,36 @@ export function checkEndpoint(value: string, source = '--endpoint'): string {
   return value.replace(/\/+$/, '');
 }
 
+/** Where the session's endpoint came from, as its messages name it, and how to put a better one there. */
+function endpointOrigin(session: Pick<Session, 'endpointSource' | 'configPath'>): { source: string; hint: string } {
+  switch (session.endpointSource) {
+    case 'env':
+      return { source: 'BRANDWIRE_ENDPOINT', hint: 'set BRANDWIRE_ENDPOINT to the service URL, or unset it to use the stored endpoint' };
+    case 'config':
+      return { source: `the endpoint in ${session.configPath}`, hint: 'store the service URL with `brandwire setup <key> --endpoint <url>`' };
+    case 'default':
+      return { source: 'the default endpoint', hint: 'pass --endpoint <url>' };
+    default: {
+      const unreachable: never = session.endpointSource;
+      throw new Error(`unknown endpoint source ${String(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * The session's endpoint, checked: one from BRANDWIRE_ENDPOINT or the config file that is not an http(s) URL is a
+ * CONFIG failure (exit 1: nothing on the command line was wrong), naming where it came from.
+ */
+export function sessionEndpoint(session: Pick<Session, 'endpoint' | 'endpointSource' | 'configPath'>): string {
+  const { source, hint } = endpointOrigin(session);
+  try {
+    return checkEndpoint(session.endpoint, source);
+  } catch (error) {
+    if (error instanceof CliError) throw new CliError('CONFIG', error.message, EXIT.error, {}, hint);
+    throw error;
+  }
+}
+
 /** A client of the service; loads the client lib (and its HTTP library) only now. */
 export async function clientFor(endpoint: string, token: string | undefined): Promise<BrandwireClient> {
   const { BrandwireClient } = await import('@brandwire/client');
@@ -31,5 +62,5 @@ export async function clientFor(endpoint: string, token: string | undefined): Pr
 /** A client with the session's key; without a key this is the "authentication needed" failure (exit 4). */
 export async function connect(session: Session): Promise<BrandwireClient> {
   if (!session.token) throw authRequired();
-  return clientFor(session.endpoint, session.token);
+  return clientFor(sessionEndpoint(session), session.token);
 }

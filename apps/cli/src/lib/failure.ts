@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@brandwire/domain';
+import { LIST_CHANNELS_HINT, MISSING_CHANNEL } from './channel';
 import { CliError } from './cli-error';
 import { EXIT, type ExitCode, exitCodeOf } from './exit-codes';
 
@@ -58,6 +59,7 @@ function parseMessage(error: OclifError): string {
     .map((line) => {
       const flag = /^Missing required flag (\S+)$/.exec(line)?.[1];
       if (flag === undefined) return line;
+      if (flag === 'channel') return MISSING_CHANNEL;
       const aliases = error.parse?.input?.flags?.[flag]?.aliases ?? [];
       return `Missing required flag --${flag}${aliases.length > 0 ? ` (alias: ${aliases.map((a) => `--${a}`).join(', ')})` : ''}`;
     })
@@ -74,7 +76,8 @@ function hintFor(code: string): string | undefined {
     case 'BAD_RESPONSE':
       return 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use';
     default:
-      return undefined;
+      // an answer without the error envelope (HTTP_404, HTTP_502, ...): maybe not the service at all
+      return /^HTTP_\d+$/.test(code) ? hintFor('BAD_RESPONSE') : undefined;
   }
 }
 
@@ -88,7 +91,10 @@ export function failureOf(error: unknown): Failure {
   if (isNetworkError(error)) return { code: 'NETWORK', message: error.message, exit: EXIT.error, details: {}, hint: hintFor('NETWORK') };
   // Ctrl-C at a prompt (@inquirer/prompts says "User force closed the prompt with SIGINT")
   if (error instanceof Error && error.name === 'ExitPromptError') return { code: 'CANCELLED', message: 'cancelled at the prompt: nothing was stored', exit: EXIT.error, details: {}, hint: undefined };
-  if (isOclifError(error)) return { code: 'USAGE', message: parseMessage(error), exit: EXIT.usage, details: {}, hint: 'see --help for the flags and arguments' };
+  if (isOclifError(error)) {
+    const message = parseMessage(error);
+    return { code: 'USAGE', message, exit: EXIT.usage, details: {}, hint: message === MISSING_CHANNEL ? LIST_CHANNELS_HINT : 'see --help for the flags and arguments' };
+  }
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'INTERNAL', message, exit: EXIT.error, details: {}, hint: undefined };
 }

@@ -1,3 +1,4 @@
+import { CLIError } from '@oclif/core/errors';
 import { string } from '@oclif/core/flags';
 
 const CHANNEL = 'brand key of the channel, e.g. acme-kakao (old name: --brand)';
@@ -13,11 +14,17 @@ export function channelFlag() {
   return string({ description: `${CHANNEL}; defaults to the channel stored by setup`, aliases: ['brand'], helpValue: '<key>' });
 }
 
+/** An empty or blank customer key is refused on the command line (a usage error), before the service is asked. */
+async function customerKey(value: string): Promise<string> {
+  if (value.trim() === '') throw new CLIError("the customer's key (userKey) is empty");
+  return value;
+}
+
 /** --to: the customer's userKey; --user is an alias. */
 export function toFlag() {
-  return string({ description: TO, aliases: ['user'], helpValue: '<userKey>', required: true });
+  return string({ description: TO, aliases: ['user'], helpValue: '<userKey>', required: true, parse: customerKey });
 }
 
 export function optionalToFlag(description = TO) {
-  return string({ description, aliases: ['user'], helpValue: '<userKey>' });
+  return string({ description, aliases: ['user'], helpValue: '<userKey>', parse: customerKey });
 }

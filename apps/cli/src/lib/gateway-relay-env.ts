@@ -3,7 +3,7 @@ import { providerOf } from './ai-model';
 import { CliError, authRequired } from './cli-error';
 import { checkCommandsSecret } from './commands-secret';
 import type { Session } from './config-store';
-import { clientFor } from './connect';
+import { clientFor, sessionEndpoint } from './connect';
 import { EXIT } from './exit-codes';
 
 /** The variable the gateway daemon reads its relay settings from (apps/gateway/src/relay/relay-settings.ts). */
@@ -53,7 +53,7 @@ interface KeyInUse {
  */
 async function keyInUse(session: Session, token: string): Promise<KeyInUse> {
   if (token === session.config.token) return { scope: session.config.scope, name: 'the stored key', remedy: 'store a BrandWrite key with `brandwire setup <key>`' };
-  const me = await (await clientFor(session.endpoint, token)).me().catch((error: unknown) => {
+  const me = await (await clientFor(sessionEndpoint(session), token)).me().catch((error: unknown) => {
     const { name, status } = error as { name?: unknown; status?: unknown };
     if (status === 401) {
       throw new CliError('UNAUTHORIZED', (error as Error).message, EXIT.auth, { status }, `${session.endpoint} does not know the key in BRANDWIRE_TOKEN: set it to a key of this service, or unset it to use the stored key`);

@@ -1,6 +1,8 @@
 import type { BrandwireClient, RevokedKeyResponse } from '@brandwire/client';
-import { usageError } from './cli-error';
+import { CliError, usageError } from './cli-error';
+import { EXIT } from './exit-codes';
 import { type Session, type StoredConfig, writeConfig } from './config-store';
+import { sessionEndpoint } from './connect';
 
 /** The stored key is the one the tool uses: none from BRANDWIRE_TOKEN, or the same one. */
 export function usesStoredKey(session: Session): boolean {
@@ -75,11 +77,17 @@ async function revokeOwnKey(client: BrandwireClient, storedName: string | null):
 }
 
 /**
- * logout: revokes the stored key on the service, then forgets it, whatever the service said (the key is gone from
- * this machine either way; `revoked` and `service` say whether it still works elsewhere). A key from BRANDWIRE_TOKEN
- * other than the stored one is a usage error: logout changes neither the environment nor that key.
+ * logout: revokes the stored key on the service, then forgets it. When the service refused the key already it is
+ * forgotten too (it works nowhere). When the service could not be told (out of reach, or another failure), the key
+ * stays stored and logout fails, since a key below Admin could never revoke it later without it: `force` forgets it
+ * anyway. A key from BRANDWIRE_TOKEN other than the stored one is a usage error: logout changes neither the
+ * environment nor that key.
  */
-export async function runLogout(session: Session, clientFor: (endpoint: string, token: string) => Promise<BrandwireClient>): Promise<LogoutResult> {
+export async function runLogout(
+  session: Session,
+  clientFor: (endpoint: string, token: string) => Promise<BrandwireClient>,
+  options: { force: boolean },
+): Promise<LogoutResult> {
   const stored = session.config.token;
   if (session.tokenSource === 'env' && session.token !== stored) {
     throw usageError(
@@ -89,6 +97,17 @@ export async function runLogout(session: Session, clientFor: (endpoint: string, 
   }
   const base = { ok: true as const, endpoint: session.endpoint, configPath: session.configPath };
   if (stored === undefined) return { ...base, revoked: false, service: 'not-asked', forgotten: false, id: null, name: null };
-  const revocation = await revokeOwnKey(await clientFor(session.endpoint, stored), session.config.keyName ?? null);
+  const revocation = await revokeOwnKey(await clientFor(sessionEndpoint(session), stored), session.config.keyName ?? null);
+  const untold = revocation.service === 'unreachable' || revocation.service === 'failed';
+  if (untold && !options.force) {
+    const name = revocation.name === null ? 'the key' : `the key "${revocation.name}"`;
+    throw new CliError(
+      revocation.reason?.code ?? 'NETWORK',
+      `${name} is not revoked: the service could not be told (${revocation.reason?.message ?? 'no answer'}); it stays stored in ${session.configPath}`,
+      EXIT.error,
+      { service: revocation.service, endpoint: session.endpoint, configPath: session.configPath },
+      'run logout again once the service answers, or `brandwire logout --force` to remove it from this machine anyway (it keeps working until it is revoked)',
+    );
+  }
   return { ...base, ...revocation, forgotten: forgetStoredKey(session) };
 }

@@ -1,4 +1,4 @@
-import type { ConversationResponse, FoundConversations } from '@brandwire/client';
+import type { ConversationResponse, FoundConversations, WebhookSettings } from '@brandwire/client';
 import { CliError, usageError } from './cli-error';
 import { EXIT } from './exit-codes';
 
@@ -32,4 +32,14 @@ export function onlyConversation(convId: string, { channels, found }: FoundConve
     throw usageError(`conversation "${convId}" is on ${where}: pass --channel to choose one`, `e.g. brandwire history --channel ${first.brand} --conv ${convId}`);
   }
   return first;
+}
+
+/**
+ * The inbound webhook as the tool shows it: the service gives an Admin key the signing secret; with no URL connected
+ * nothing is signed, so the secret is left out (in --json and in text alike).
+ */
+export function shownWebhook(reply: WebhookSettings): WebhookSettings {
+  if (reply.url !== null || reply.secret === undefined) return reply;
+  const { secret: _unused, ...disconnected } = reply;
+  return disconnected;
 }

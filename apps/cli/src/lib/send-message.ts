@@ -21,6 +21,29 @@ export interface SendResult {
   results?: AttachmentResult[];
 }
 
+/**
+ * What `send --json` prints when some bubbles were delivered and some not (exit 3): `ok: false` with the code
+ * PARTLY_DONE and how many of how many failed, keeping the serial of the first delivered bubble and every result.
+ */
+export interface PartlyDone {
+  ok: false;
+  error: string;
+  code: 'PARTLY_DONE';
+  brandKey: string;
+  userKey: string;
+  serial: string | undefined;
+  results: AttachmentResult[];
+}
+
+/** A send that delivered only some of its bubbles as PartlyDone; nothing for one that delivered them all. */
+export function partlyDone(result: SendResult): PartlyDone | undefined {
+  const results = result.results ?? [];
+  const failed = results.filter((item) => !item.ok).length;
+  if (failed === 0) return undefined;
+  const { brandKey, userKey, serial } = result;
+  return { ok: false, error: `${failed} of ${results.length} bubbles were not delivered`, code: 'PARTLY_DONE', brandKey, userKey, serial, results };
+}
+
 type Plan = { kind: 'text'; text: string } | { kind: 'rich'; rich: string } | { kind: 'attachments'; files: readonly string[]; text: string | undefined };
 
 /** Which endpoint a send uses: --file → attachments (text in the first bubble), --rich-json → rich, else text. */

@@ -4,7 +4,7 @@ import { EXIT } from './exit-codes';
 import { DEFAULT_COMMANDS_PORT, type GatewaySettings, type Session, type StoredConfig, writeConfig } from './config-store';
 import { withProvider } from './ai-model';
 import { checkCommandsSecret } from './commands-secret';
-import { checkEndpoint, clientFor } from './connect';
+import { checkEndpoint, clientFor, sessionEndpoint } from './connect';
 import { DEFAULT_KNOWLEDGE_QUERY_PORT } from './data-dir';
 
 /** Asks a person, on a terminal only. */
@@ -166,7 +166,7 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
   checkPorts(input, gateway, queryPort);
   // a service URL that is to be asked for is checked as it is answered: a wrong stored one must not keep setup from fixing it
   const askEndpoint = input.key === undefined && input.prompter !== undefined && input.endpoint === undefined;
-  let endpoint = askEndpoint ? session.endpoint : checkEndpoint(input.endpoint ?? session.endpoint, input.endpoint === undefined ? 'the endpoint' : '--endpoint');
+  let endpoint = askEndpoint ? session.endpoint : input.endpoint === undefined ? sessionEndpoint(session) : checkEndpoint(input.endpoint, '--endpoint');
   let key = input.key;
   if (key === undefined) {
     if (!input.prompter) {

@@ -142,7 +142,7 @@ function stateOf(newestFirst: readonly MessageItem[]): string {
   const last = newestFirst.find((item) => item.kind === 'ended' || item.kind === 'expired' || item.kind === 'reference' || item.kind === 'message');
   if (last?.kind === 'ended' || last?.kind === 'expired') return `no consultation in progress (it ${last.kind} ${when(last.timestampUnixMs)})`;
   const count = newestFirst.findIndex((item) => item.kind === 'reference');
-  return `consultation in progress${count > 0 ? ` (${count} messages since it started)` : ''}`;
+  return `consultation in progress${count > 0 ? ` (${count} message${count === 1 ? '' : 's'} since it started)` : ''}`;
 }
 
 function when(unixMs: number): string {

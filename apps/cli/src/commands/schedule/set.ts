@@ -3,6 +3,7 @@ import { string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import { channelOf } from '../../lib/channel';
 import { connect } from '../../lib/connect';
+import { usageError } from '../../lib/cli-error';
 import { channelFlag } from '../../lib/flags';
 import { readJsonFile } from '../../lib/input-files';
 
@@ -17,7 +18,8 @@ export default class ScheduleSet extends BrandwireCommand {
   static override examples = ['<%= config.bin %> schedule set --channel acme-kakao --json hours.json'];
   static override flags = {
     channel: channelFlag(),
-    json: string({ description: 'file with the schedule (JSON; "-" reads standard input)', required: true, helpValue: '<file>' }),
+    // required, but checked in run(): oclif would say "Missing required flag --json" to one who typed a bare --json
+    json: string({ description: '(required) file with the schedule (JSON; "-" reads standard input)', helpValue: '<file>' }),
   };
 
   override jsonEnabled(): boolean {
@@ -26,7 +28,13 @@ export default class ScheduleSet extends BrandwireCommand {
 
   async run(): Promise<ScheduleResponse> {
     // the global --json (a boolean) and this command's --json <file> share a name: read the parsed flags as declared here
-    const { flags } = (await this.parse(ScheduleSet)) as unknown as { flags: { channel: string | undefined; json: string } };
+    const { flags } = (await this.parse(ScheduleSet)) as unknown as { flags: { channel: string | undefined; json: string | undefined } };
+    if (flags.json === undefined) {
+      throw usageError(
+        'missing the schedule file: `schedule set` takes its path in --json (--json <file>, "-" for standard input)',
+        `e.g. brandwire schedule set --channel ${flags.channel ?? 'acme-kakao'} --json hours.json`,
+      );
+    }
     const session = this.session();
     const schedule = readJsonFile('--json', flags.json) as Schedule | null;
     return (await connect(session)).setSchedule({ brandKey: channelOf(flags.channel, session), schedule });

@@ -4,10 +4,11 @@ import { BrandwireCommand } from '../../base-command';
 import { channelOf } from '../../lib/channel';
 import { connect } from '../../lib/connect';
 import { channelFlag } from '../../lib/flags';
+import { shownWebhook } from '../../lib/results';
 
 export default class WebhookDomainSet extends BrandwireCommand {
   static override summary = "Set the channel's inbound domain: the webhook URL that receives the signals (Admin key)";
-  static override description = 'Needs an Admin key; a BrandWrite key can only read it (403 FORBIDDEN).';
+  static override description = 'Needs an Admin key; a BrandWrite key can only read it (403 FORBIDDEN). Shows the signing secret of the connected webhook (as --json gives it); none once it is disconnected.';
   static override examples = [
     '<%= config.bin %> webhook-domain set --channel acme-kakao --url https://hooks.example.com/brandwire',
     '<%= config.bin %> webhook-domain set --channel acme-kakao --none',
@@ -21,8 +22,8 @@ export default class WebhookDomainSet extends BrandwireCommand {
   async run(): Promise<WebhookSettings> {
     const { flags } = await this.parse(WebhookDomainSet);
     const session = this.session();
-    const reply = await (await connect(session)).setWebhook({ brandKey: channelOf(flags.channel, session), url: flags.none ? null : (flags.url ?? null) });
-    await this.show(() => `The signals of ${reply.brand} now go to ${reply.url ?? 'nowhere'}.`);
+    const reply = shownWebhook(await (await connect(session)).setWebhook({ brandKey: channelOf(flags.channel, session), url: flags.none ? null : (flags.url ?? null) }));
+    await this.show(() => `The signals of ${reply.brand} now go to ${reply.url ?? 'nowhere'}.${reply.secret ? `\nsigning secret: ${reply.secret}` : ''}`);
     return reply;
   }
 }
