@@ -4,8 +4,8 @@ import { loadSharp, SHARP_INPUT } from './load-sharp';
 import { IMAGE_MAX_PIXELS, unsupportedImageReason } from './media-limits';
 import { IMAGE_SIGNATURE_BYTES, type ImageFormat, sniffImageFormat } from '@brandwire/domain';
 
-// the format sniffing is the domain's, shared with the API client (which names an image's media type by its bytes)
-export { type ImageFormat, sniffImageFormat } from '@brandwire/domain';
+// the format sniffing is the domain's, shared with the API client and the sandbox messenger
+export type { ImageFormat } from '@brandwire/domain';
 
 export interface ImageInfo {
   format: ImageFormat;

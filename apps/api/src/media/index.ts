@@ -1,4 +1,4 @@
-export { claimsImage, inspectImage, sniffImageFormat, type ImageFormat, type ImageInfo } from './image-inspection';
+export { claimsImage, inspectImage, type ImageFormat, type ImageInfo } from './image-inspection';
 export * from './media-limits';
 export { preparePlain, PLAIN_JPEG_QUALITY } from './plain-image';
 export { checkRichGeometry, padForRich, richCanvas, RICH_JPEG_QUALITY, type RichCanvas, type RichGeometryCheck } from './rich-image';

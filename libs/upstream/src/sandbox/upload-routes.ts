@@ -1,10 +1,11 @@
 import express, { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import multer from 'multer';
+import { imageMediaType } from '@brandwire/domain';
 import { Code, CodeValue, UPLOAD_OK } from '../result-codes';
 import { UploadKind, isObj } from './button-rules';
 import { SandboxDeps } from './deps';
 import { Rejection, wrap } from './http-errors';
-import { MAX_AUDIO_BYTES, MAX_FILE_BYTES, MAX_IMAGE_BYTES, mimeOfFile, readHead, sniffImage } from './uploads';
+import { MAX_AUDIO_BYTES, MAX_FILE_BYTES, MAX_IMAGE_BYTES, mimeOfFile, readHead } from './uploads';
 
 const FILE_TYPES = ['file', 'audio', 'video'] as const;
 
@@ -59,7 +60,7 @@ export function uploadRoutes(deps: SandboxDeps): Router {
         if (type !== undefined && type !== 'rich' && type !== 'plain') {
           throw new Rejection(Code.InvalidJson, "image_type must be 'rich' or 'plain'");
         }
-        const mime = sniffImage(await readHead(f.path));
+        const mime = imageMediaType(await readHead(f.path));
         if (!mime) throw new Rejection(Code.InvalidImage, 'the image is not a jpg, png or gif');
         const kind: UploadKind = type === 'rich' ? 'rich' : 'plain';
         return { kind, mime };

@@ -1,20 +1,5 @@
 import { must } from '../test-support/must';
-import { TINY_GIF, TINY_JPEG, TINY_PNG } from '../testing/images';
 import { customerMessagesOf } from './customer-messages';
-import { sniffImage } from './uploads';
-
-describe('sniffImage', () => {
-  it('knows png, jpeg and gif by their magic bytes', () => {
-    expect(sniffImage(TINY_PNG)).toBe('image/png');
-    expect(sniffImage(TINY_JPEG)).toBe('image/jpeg');
-    expect(sniffImage(TINY_GIF)).toBe('image/gif');
-  });
-
-  it('refuses anything else', () => {
-    expect(sniffImage(Buffer.from('just some text, renamed to .png'))).toBeUndefined();
-    expect(sniffImage(Buffer.alloc(0))).toBeUndefined();
-  });
-});
 
 describe('customerMessagesOf', () => {
   it('sends the text first, then one message per attachment type, photos bundled', () => {

@@ -124,17 +124,6 @@ export function mimeOfFile(name: string): string {
   return MIME_BY_EXT[extname(name).toLowerCase()] ?? 'application/octet-stream';
 }
 
-/** jpg, png or gif by their magic bytes; undefined for anything else (a renamed text file, say). */
-export function sniffImage(head: Buffer): 'image/png' | 'image/jpeg' | 'image/gif' | undefined {
-  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
-    return 'image/png';
-  }
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
-  const sig = head.subarray(0, 6).toString('latin1');
-  if (sig === 'GIF87a' || sig === 'GIF89a') return 'image/gif';
-  return undefined;
-}
-
 export async function readHead(path: string, bytes = 16): Promise<Buffer> {
   const fh = await open(path, 'r');
   try {
