@@ -271,7 +271,7 @@ describe('the tool without a service', () => {
         ok: false,
         error: `the endpoint in ${join(configDir, 'config.json')} must be a URL such as http://127.0.0.1:8080, got "nonsense"`,
         code: 'CONFIG',
-        hint: 'store the service URL with `brandwire setup <key> --endpoint <url>`',
+        hint: 'pass --endpoint <url> (`setup` and `login` store it), or correct `endpoint` in that file',
       },
     });
     // from the command line it stays a usage error, naming the flag

@@ -104,6 +104,13 @@ describe('brandwire gateway: relaying signals to a team chat and a CRM', () => {
     expect((await s.run(['gateway', 'status', '--json'], { config: keyless })).json()).toMatchObject({ running: false });
   });
 
+  it('refuses to start on an endpoint from the environment that is no URL (CONFIG, naming it) and starts nothing', async () => {
+    const run = await s.run(['gateway', 'start', '--json'], { config, token: TEST_TOKENS.reader, env: { BRANDWIRE_ENDPOINT: 'garbage' } });
+    expect(run.code).toBe(1);
+    expect(run.json()).toMatchObject({ ok: false, code: 'CONFIG', error: 'BRANDWIRE_ENDPOINT must be a URL such as http://127.0.0.1:8080, got "garbage"' });
+    expect((await cli(['gateway', 'status', '--json'])).json()).toMatchObject({ running: false });
+  });
+
   it('relays what happens from its start: the customer, the agent, consent (its values to the CRM only), in order', async () => {
     await s.service.customerWrites('rita', 'written before the gateway started');
     const start = await cli(['gateway', 'start', '--json']);

@@ -250,6 +250,22 @@ describe('keys list, keys revoke and logout against the service', () => {
     expect(text.stderr).toContain('is NOT revoked');
   });
 
+  it('keeps the key when the stored endpoint is no URL, and forgets it with --force', async () => {
+    const config = s.configDir('logout-bad-endpoint');
+    await store(config, EXTRA.offline.token);
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ ...storedConfig(config), endpoint: 'nonsense' }), { mode: 0o600 });
+    // no BRANDWIRE_ENDPOINT: the config file's endpoint is the one
+    const fromConfig = { BRANDWIRE_ENDPOINT: '' };
+    const kept = await s.run(['logout', '--json'], { config, env: fromConfig });
+    expect(kept.code).toBe(1);
+    expect(kept.json()).toMatchObject({ ok: false, code: 'CONFIG', error: expect.stringContaining(`the endpoint in ${join(config, 'config.json')} must be a URL`) });
+    expect(storedConfig(config)).toHaveProperty('token', EXTRA.offline.token);
+    const forced = await s.run(['logout', '--force', '--json'], { config, env: fromConfig });
+    expect(forced.code).toBe(0);
+    expect(forced.json()).toMatchObject({ ok: true, revoked: false, service: 'failed', forgotten: true, reason: { code: 'CONFIG' } });
+    expect(storedConfig(config)).not.toHaveProperty('token');
+  });
+
   it('has nothing to do with no key stored: exit 0, no config file made', async () => {
     const config = s.configDir('logout-nothing');
     const text = await s.run(['logout'], { config });

@@ -125,14 +125,14 @@ describe('brandwire model list and model set', () => {
         error: 'openai needs an API key, and none is stored (gateway.ai.apiKey)',
         provider: 'openai',
         setting: 'gateway.ai.apiKey',
-        hint: 'store it with `brandwire setup <key> --ai-api-key <provider key>`',
+        hint: 'store it with `brandwire setup <key> --ai-provider openai --ai-api-key <provider key>`',
       },
     });
     expect(fake.requests).toEqual([]);
     const text = await model(['list', '--provider', 'anthropic']);
     expect({ code: text.code, stderr: text.stderr }).toEqual({
       code: 1,
-      stderr: 'Error: anthropic needs an API key, and none is stored (gateway.ai.apiKey) (CONFIG)\nHint: store it with `brandwire setup <key> --ai-api-key <provider key>`\n',
+      stderr: 'Error: anthropic needs an API key, and none is stored (gateway.ai.apiKey) (CONFIG)\nHint: store it with `brandwire setup <key> --ai-provider anthropic --ai-api-key <provider key>`\n',
     });
   });
 

@@ -58,7 +58,7 @@ export function unfinishedWriteError(path: string): KnowledgeGraphError {
 export function missingIndexError(table: string, column: string): KnowledgeGraphError {
   return new KnowledgeGraphError(
     'GRAPH_NEEDS_REPAIR',
-    `The knowledge graph needs repair: its full-text index over ${table}.${column} is missing, as a build or another write that stopped before it finished leaves it. ${REPAIR}`,
+    `The knowledge graph needs repair: its full-text index over ${table}.${column} is missing (dropped, or a build or another write stopped before it finished). ${REPAIR}`,
   );
 }
 

@@ -140,7 +140,7 @@ describe('a write killed before it finished: readers say the graph needs repair,
         name: 'KnowledgeGraphError',
         code: 'GRAPH_NEEDS_REPAIR',
         message:
-          'The knowledge graph needs repair: its full-text index over Inquiry.text is missing, as a build or another write that stopped before it finished leaves it. Run install (`brandwire knowledge install`, with the gateway stopped) to repair it; what the graph held is kept.',
+          'The knowledge graph needs repair: its full-text index over Inquiry.text is missing (dropped, or a build or another write stopped before it finished). Run install (`brandwire knowledge install`, with the gateway stopped) to repair it; what the graph held is kept.',
       });
     });
     await withGraph(temp.path, {}, async (graph) => expect((await graph.install()).createdIndexes).toEqual(['inquiry_text']));

@@ -9,11 +9,23 @@ import { toJsonValue } from './result-json';
 import type { GraphView, GraphViewEdge, GraphViewNode, JsonValue } from './types';
 
 const KEY: Record<string, string> = { Channel: 'key', Conversation: 'convId' };
+
+type Row = Record<string, KuzuValue>;
+
 /**
- * Kuzu 0.11.3 can give the rows of `ORDER BY <string>, <integer>` without LIMIT out of order (the README's
- * quirks); with LIMIT it sorts another way (top-k) that sorts right. Far more than any slice holds.
+ * The rows ordered by these columns, each a string or a number. Kuzu 0.11.3 can give the rows of an ORDER BY on
+ * several keys out of order (the README's quirks), so the slice's multi-key orders are made here; its rows are few.
  */
-const ALL = 'LIMIT 1000000000';
+function sortedBy(rows: Row[], ...columns: string[]): Row[] {
+  const compare = (a: KuzuValue, b: KuzuValue): number => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
+  return [...rows].sort((x, y) => {
+    for (const column of columns) {
+      const order = compare(x[column] ?? null, y[column] ?? null);
+      if (order !== 0) return order;
+    }
+    return 0;
+  });
+}
 const NODES_PER_CONVERSATION = 12;
 
 class ViewBuilder {
@@ -64,21 +76,21 @@ export async function graphView(conn: KuzuConnection, limit = 300): Promise<Grap
   }
   const ids = [...customerOf.keys()].map((id) => id.slice('Conversation:'.length));
   if (ids.length === 0) return view.result(limit);
-  const turns = await rowsOf(conn, `MATCH (c:Conversation)-[h:HAS_TURN]->(t) WHERE c.convId IN $ids RETURN c.convId AS conv, t ORDER BY conv, h.turn, t.id ${ALL}`, { ids });
-  for (const row of turns) {
+  const turns = await rowsOf(conn, 'MATCH (c:Conversation)-[h:HAS_TURN]->(t) WHERE c.convId IN $ids RETURN c.convId AS conv, h.turn AS turn, t.id AS id, t', { ids });
+  for (const row of sortedBy(turns, 'conv', 'turn', 'id')) {
     const conv = `Conversation:${String(row['conv'])}`;
     const t = view.node(row['t'] ?? null);
     view.edge('HAS_TURN', conv, t);
     const customer = customerOf.get(conv);
     if (t.startsWith('Inquiry:') && customer !== undefined) view.edge('ASKED', customer, t);
   }
-  for (const row of await rowsOf(conn, `MATCH (i:Inquiry)-[:ANSWERED_BY]->(r:Response) WHERE i.convId IN $ids RETURN i.id AS i, r.id AS r ORDER BY i.id, r.id ${ALL}`, { ids })) {
+  for (const row of sortedBy(await rowsOf(conn, 'MATCH (i:Inquiry)-[:ANSWERED_BY]->(r:Response) WHERE i.convId IN $ids RETURN i.id AS i, r.id AS r', { ids }), 'i', 'r')) {
     view.edge('ANSWERED_BY', `Inquiry:${String(row['i'])}`, `Response:${String(row['r'])}`);
   }
-  for (const row of await rowsOf(conn, `MATCH (t)-[:HAS_ATTACHMENT]->(a:Attachment) WHERE t.convId IN $ids RETURN label(t) AS l, t.id AS t, a ORDER BY t.id, a.id ${ALL}`, { ids })) {
+  for (const row of sortedBy(await rowsOf(conn, 'MATCH (t)-[:HAS_ATTACHMENT]->(a:Attachment) WHERE t.convId IN $ids RETURN label(t) AS l, t.id AS t, a.id AS aid, a', { ids }), 't', 'aid')) {
     view.edge('HAS_ATTACHMENT', `${String(row['l'])}:${String(row['t'])}`, view.node(row['a'] ?? null));
   }
-  for (const row of await rowsOf(conn, `MATCH (r:Response)-[:ENDED]->(c:Conversation) WHERE c.convId IN $ids RETURN r.id AS r, c.convId AS c ORDER BY r.id, c.convId ${ALL}`, { ids })) {
+  for (const row of sortedBy(await rowsOf(conn, 'MATCH (r:Response)-[:ENDED]->(c:Conversation) WHERE c.convId IN $ids RETURN r.id AS r, c.convId AS c', { ids }), 'r', 'c')) {
     view.edge('ENDED', `Response:${String(row['r'])}`, `Conversation:${String(row['c'])}`);
   }
   return view.result(limit);

@@ -39,6 +39,8 @@ export function estimatedJsonSize(value: KuzuValue | undefined): number {
   }
   // a BLOB: base64
   if (ArrayBuffer.isView(value)) return Math.ceil(value.byteLength / 3) * 4 + 2;
+  // an internal id ({offset, table}) prints as "table:offset"
+  if (isInternalId(value) && Object.keys(value).length === 2) return 12;
   let size = 2;
   for (const [key, v] of Object.entries(value as Record<string, KuzuValue>)) size += key.length + 4 + estimatedJsonSize(v);
   return size;

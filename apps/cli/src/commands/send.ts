@@ -9,7 +9,7 @@ import { type PartlyDone, type SendResult, partlyDone, sendMessage } from '../li
 export default class Send extends BrandwireCommand {
   static override summary = 'Send text, a rich message or attachments to a customer';
   static override description =
-    'With --file the files are delivered directly (jpg, png and gif images, told by their content rather than their name, as image bubbles; other formats as file bubbles) and --text goes into the first bubble; when some of them could not be delivered the exit code is 3, and --json prints { ok: false, error, code: "PARTLY_DONE", brandKey, userKey, serial, results } with results naming them. --rich-json takes a file with the rich envelope; chat_bubble_type is required. Prints { ok, brandKey, userKey, serial } with --json.';
+    'With --file the files are delivered directly (jpg, png and gif images as image bubbles, told by their content or else by their extension (a PNG without one is still an image; a text named .png is refused as no image); other formats as file bubbles) and --text goes into the first bubble; when some of them could not be delivered the exit code is 3, and --json prints { ok: false, error, code: "PARTLY_DONE", brandKey, userKey, serial, results } with results naming them. --rich-json takes a file with the rich envelope; chat_bubble_type is required. Prints { ok, brandKey, userKey, serial } with --json.';
   static override examples = [
     '<%= config.bin %> send --channel acme-kakao --to alice --text "Your order left today."',
     '<%= config.bin %> send --channel acme-kakao --to alice --rich-json card.json',

@@ -62,7 +62,7 @@ export function aiFailure(ai: AiSettings, doing: string, error: unknown, hint: s
       `${ai.provider} needs an API key, and none is stored (${error.setting})`,
       EXIT.error,
       { provider: ai.provider, ...(ai.model && { model: ai.model }), setting: error.setting },
-      'store it with `brandwire setup <key> --ai-api-key <provider key>`',
+      `store it with \`brandwire setup <key> --ai-provider ${ai.provider} --ai-api-key <provider key>\``,
     );
   }
   const prefix = `${ai.provider}${ai.model ? `/${ai.model}` : ''}: `;

@@ -29,7 +29,7 @@ function endpointOrigin(session: Pick<Session, 'endpointSource' | 'configPath'>)
     case 'env':
       return { source: 'BRANDWIRE_ENDPOINT', hint: 'set BRANDWIRE_ENDPOINT to the service URL, or unset it to use the stored endpoint' };
     case 'config':
-      return { source: `the endpoint in ${session.configPath}`, hint: 'store the service URL with `brandwire setup <key> --endpoint <url>`' };
+      return { source: `the endpoint in ${session.configPath}`, hint: 'pass --endpoint <url> (`setup` and `login` store it), or correct `endpoint` in that file' };
     case 'default':
       return { source: 'the default endpoint', hint: 'pass --endpoint <url>' };
     default: {

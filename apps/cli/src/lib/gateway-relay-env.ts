@@ -19,6 +19,7 @@ export async function relayEnvironment(session: Session): Promise<Record<string,
   const commanded = commands?.secret ? commands : undefined;
   if (!sink?.url && !crm?.url && !answering && !commanded) return {};
   if (!session.token) throw authRequired();
+  const endpoint = sessionEndpoint(session);
   const key = await keyInUse(session, session.token);
   if (answering) checkAnswering(answering, Boolean(sink?.url), key);
   if (commanded && !sink?.url) {
@@ -27,7 +28,7 @@ export async function relayEnvironment(session: Session): Promise<Record<string,
   if (commanded) checkCommandsSecret(session.config.gateway, 'stored');
   return {
     [RELAY_ENV]: JSON.stringify({
-      endpoint: session.endpoint,
+      endpoint,
       token: session.token,
       ...(sink?.url && { sink }),
       ...(crm?.url && { crm }),

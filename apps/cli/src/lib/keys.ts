@@ -59,9 +59,10 @@ export interface LogoutResult {
 type Revocation = Pick<LogoutResult, 'revoked' | 'service' | 'id' | 'name' | 'reason'>;
 
 /** Revokes the key on the service: its own id is the entry of `GET /api/agent/keys` marked current. */
-async function revokeOwnKey(client: BrandwireClient, storedName: string | null): Promise<Revocation> {
+async function revokeOwnKey(connect: () => Promise<BrandwireClient>, storedName: string | null): Promise<Revocation> {
   const { isApiError, isNetworkError } = await import('@brandwire/client');
   try {
+    const client = await connect();
     const current = (await client.keys()).keys.find((key) => key.current);
     if (current === undefined) {
       return { revoked: false, service: 'failed', id: null, name: storedName, reason: { code: 'BAD_RESPONSE', message: 'the service listed no key as the one in use' } };
@@ -72,6 +73,8 @@ async function revokeOwnKey(client: BrandwireClient, storedName: string | null):
     if (isApiError(error) && error.code === 'UNAUTHORIZED') return { revoked: false, service: 'already-refused', id: null, name: storedName, reason: { code: error.code, message: error.message } };
     if (isNetworkError(error)) return { revoked: false, service: 'unreachable', id: null, name: storedName, reason: { code: error.code, message: error.message } };
     if (isApiError(error)) return { revoked: false, service: 'failed', id: null, name: storedName, reason: { code: error.code, message: error.message } };
+    // an endpoint that is no URL: the service could not be asked
+    if (error instanceof CliError) return { revoked: false, service: 'failed', id: null, name: storedName, reason: { code: error.code, message: error.message } };
     throw error;
   }
 }
@@ -97,7 +100,7 @@ export async function runLogout(
   }
   const base = { ok: true as const, endpoint: session.endpoint, configPath: session.configPath };
   if (stored === undefined) return { ...base, revoked: false, service: 'not-asked', forgotten: false, id: null, name: null };
-  const revocation = await revokeOwnKey(await clientFor(sessionEndpoint(session), stored), session.config.keyName ?? null);
+  const revocation = await revokeOwnKey(() => clientFor(sessionEndpoint(session), stored), session.config.keyName ?? null);
   const untold = revocation.service === 'unreachable' || revocation.service === 'failed';
   if (untold && !options.force) {
     const name = revocation.name === null ? 'the key' : `the key "${revocation.name}"`;

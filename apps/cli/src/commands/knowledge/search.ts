@@ -42,7 +42,7 @@ export default class KnowledgeSearch extends BrandwireCommand {
   static override summary = 'Search the knowledge graph: a read-only Cypher query (--cypher), or words matched against past inquiries and responses';
   static override description = [
     'With --cypher, runs one read-only statement (the graph is opened read-only, or read through the running gateway) and prints every column; --json gives {"ok":true,"columns":[…],"types":[…],"rows":[…]} with numbers and booleans as JSON numbers and booleans, integers beyond 2^53 as strings, and Kuzu\'s type names in types.',
-    'With words, runs a full-text search over the inquiries and responses (best first) and points to --cypher. With an AI model configured (gateway.ai: provider, model, apiKey, optional url), the question may be natural language: the model picks the keywords, which are then matched by the same full-text search and shown ("Keywords: …"; --json adds "keywords" and "matchedBy":"ai-keywords"). If the model cannot be reached the command fails with AI_UNAVAILABLE.',
+    'With words, runs a full-text search over the inquiries and responses (best first) and points to --cypher. With an AI model configured (gateway.ai: provider, model, apiKey, optional url), the question may be natural language: the model picks the keywords, which are then matched by the same full-text search and shown ("Keywords: …"; --json adds "keywords" and "matchedBy":"ai-keywords"). If the model cannot be reached the command fails with AI_UNAVAILABLE; a provider that needs an API key and has none stored is CONFIG.',
   ].join('\n\n');
   static override examples = [
     '<%= config.bin %> knowledge search "refund card"',
