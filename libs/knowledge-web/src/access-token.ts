@@ -38,7 +38,7 @@ export function presentedCredentials(req: IncomingMessage, cookieName: string): 
 /** How long a sign-in code may wait for its browser. */
 const SIGN_IN_CODE_MS = 60_000;
 
-/** Page sessions kept; the oldest is dropped beyond (its browser signs in again). */
+/** Page sessions kept; the one unused longest is dropped beyond (its browser signs in again). */
 const MAX_SESSIONS = 1_000;
 
 /**
@@ -73,7 +73,10 @@ export class PageAccess {
     return session;
   }
 
+  /** Whether the session is one of this server's; a session in use moves to the newest, so it is dropped last. */
   hasSession(session: string): boolean {
-    return this.sessions.has(session);
+    if (!this.sessions.delete(session)) return false;
+    this.sessions.add(session);
+    return true;
   }
 }
