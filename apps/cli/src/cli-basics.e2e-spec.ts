@@ -30,7 +30,7 @@ describe('the tool without a service', () => {
     expect(ids).toEqual(
       [
         'block', 'chat:activate', 'chat:deactivate', 'chatbot', 'delete', 'end-with-bot', 'env', 'gateway:restart', 'gateway:start', 'gateway:status',
-        'gateway:stop', 'help', 'history', 'keys:list', 'keys:revoke', 'knowledge:build', 'knowledge:install', 'knowledge:query', 'knowledge:search', 'knowledge:status', 'knowledge:view',
+        'gateway:stop', 'help', 'history', 'keys:create', 'keys:list', 'keys:revoke', 'knowledge:build', 'knowledge:install', 'knowledge:query', 'knowledge:search', 'knowledge:status', 'knowledge:view',
         'login', 'logout', 'model:list', 'model:set',
         'personal-info', 'profile', 'rooms', 'schedule:get', 'schedule:set', 'send', 'setup', 'sysmsg', 'unblock', 'upload:audio', 'upload:file',
         'upload:image', 'upload:video', 'webhook-domain:get', 'webhook-domain:set', 'whoami',
@@ -183,7 +183,7 @@ describe('the tool without a service', () => {
     [['webhook-domain'], 'webhook-domain', 'get, set'],
     [['gateway'], 'gateway', 'restart, start, status, stop'],
     [['chat'], 'chat', 'activate, deactivate'],
-    [['keys'], 'keys', 'list, revoke'],
+    [['keys'], 'keys', 'create, list, revoke'],
   ])('reports a topic without its command as a usage error for people too (exit 2, help on stderr): %j', async (args, topic, commands) => {
     const run = await runCli(args, { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
     expect(run.code).toBe(2);

@@ -89,6 +89,29 @@ describe('keys list, keys revoke and logout against the service', () => {
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe('* the key in use (a BrandRead key lists only itself; an Admin key also the keys of its brands)');
   });
 
+  it('makes a key with an Admin key (its token shown once), for every brand of the key unless --brand says', async () => {
+    const json = await s.run(['keys', 'create', 'crm-sync', '--scope', 'BrandWrite', '--json'], { token: TEST_TOKENS.admin });
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    const made = json.json<ListedKey & { ok: boolean; token: string }>();
+    expect(made).toEqual({ ok: true, id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'crm-sync', scope: 'BrandWrite', brands: ['acme'], createdAt: expect.stringMatching(ISO_WITH_OFFSET), current: false, token: expect.stringMatching(/^bw_/) });
+    expect(await serviceStatus(made.token)).toBe(200);
+
+    const text = await s.run(['keys', 'create', 'auditor', '--scope', 'BrandRead', '--brand', 'acme'], { token: TEST_TOKENS.admin });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Made key key_[0-9a-f]{16} \(auditor, BrandRead, brands acme\)\. Its token, shown only now:\nbw_\S+\n$/);
+    const token = text.stdout.trim().split('\n').at(-1) ?? '';
+    expect(await serviceStatus(token)).toBe(200);
+  });
+
+  it('refuses to make a key from a key below Admin, for a brand the key lacks, or with no such scope', async () => {
+    const reader = await s.run(['keys', 'create', 'x', '--scope', 'BrandRead', '--json'], { token: TEST_TOKENS.reader });
+    expect([reader.code, reader.json<{ code: string }>().code]).toEqual([1, 'FORBIDDEN']);
+    const foreign = await s.run(['keys', 'create', 'x', '--scope', 'BrandRead', '--brand', 'globex', '--json'], { token: TEST_TOKENS.admin });
+    expect([foreign.code, foreign.json<{ error: string }>().error]).toEqual([1, 'this key has no access to brand "globex"']);
+    const scope = await s.run(['keys', 'create', 'x', '--scope', 'Root', '--json'], { token: TEST_TOKENS.admin });
+    expect([scope.code, scope.json<{ code: string }>().code]).toEqual([2, 'USAGE']);
+  });
+
   it('needs a key to list: AUTH_REQUIRED, exit 4', async () => {
     const run = await s.run(['keys', 'list', '--json'], { config: s.configDir('keys-none') });
     expect(run.code).toBe(4);

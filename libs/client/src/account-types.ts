@@ -83,6 +83,19 @@ export interface KeysResponse {
   keys: ApiKeyInfo[];
 }
 
+/** `POST /api/agent/keys`: what a new key is given (an Admin key gives some of its own brands). */
+export interface NewKeyInput {
+  name: string;
+  scope: Scope;
+  brands: string[];
+}
+
+/** The new key, its token shown only here. */
+export interface CreatedKeyResponse extends ApiKeyInfo {
+  ok: true;
+  token: string;
+}
+
 /** `DELETE /api/agent/keys/{id}`: requests with the key are refused (401) from now on. */
 export interface RevokedKeyResponse {
   ok: true;

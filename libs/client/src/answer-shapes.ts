@@ -107,6 +107,8 @@ export const KEYS = shaped<{ keys: Array<{ brands?: unknown }> }>({ keys: [KEY] 
   const index = reply.keys.findIndex((key) => !Array.isArray(key.brands) || key.brands.some((brand) => typeof brand !== 'string'));
   return index < 0 ? undefined : `with keys[${index}].brands not an array of strings`;
 });
+/** A new key: its token is in this answer only. */
+export const CREATED_KEY = shaped({ ...KEY, ok: 'boolean', token: 'string' });
 /** A revocation is confirmed by `revoked: true`. */
 export const REVOKED_KEY = shaped<{ revoked: boolean }>({ ok: 'boolean', id: 'string', name: 'string', revoked: 'boolean', self: 'boolean' }, (reply) =>
   reply.revoked ? undefined : 'with revoked false',

@@ -116,6 +116,15 @@ describe('BrandwireClient against the built service', () => {
     await expect(globex.keys()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
+  it('makes a key with an Admin key, whose token then works', async () => {
+    const admin = new BrandwireClient({ endpoint: live.url, token: TEST_TOKENS.admin });
+    const made = await admin.createKey({ name: 'client-made', scope: 'BrandRead', brands: ['acme'] });
+    expect(made).toMatchObject({ ok: true, name: 'client-made', scope: 'BrandRead', brands: ['acme'], current: false, token: expect.stringMatching(/^bw_/) });
+    expect(await new BrandwireClient({ endpoint: live.url, token: made.token }).me()).toMatchObject({ name: 'client-made', scope: 'BrandRead' });
+    const reader = new BrandwireClient({ endpoint: live.url, token: TEST_TOKENS.reader });
+    await expect(reader.createKey({ name: 'x', scope: 'BrandRead', brands: ['acme'] })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+  });
+
   it('starts a device pairing and reads the RFC 8628 refusals', async () => {
     const anonymous = new BrandwireClient({ endpoint: live.url });
     const code = await anonymous.requestDeviceCode();

@@ -3,6 +3,7 @@ import {
   CHAT_TOGGLE,
   CONVERSATION,
   CONVERSATIONS,
+  CREATED_KEY,
   DEVICE_CODE,
   DEVICE_TOKEN,
   ENVELOPED,
@@ -24,7 +25,7 @@ import {
 } from './answer-shapes';
 import { ApiError } from './errors';
 import { type ClientOptions, Http } from './http';
-import type { DeviceCode, DeviceToken, DeviceTokenPoll, DeviceTokenRefusal, KeysResponse, MeResponse, RevokedKeyResponse } from './account-types';
+import type { CreatedKeyResponse, DeviceCode, DeviceToken, DeviceTokenPoll, DeviceTokenRefusal, KeysResponse, MeResponse, NewKeyInput, RevokedKeyResponse } from './account-types';
 import type { DeleteResponse, SendAttachmentsResponse, SendResponse, SessionActionResponse, UploadFileResponse, UploadImageResponse } from './outbound-types';
 import type { BrandConversations, ConversationExportPage, ConversationResponse, MessagesResponse, RoomsResponse, SignalsResponse } from './retrieval-types';
 import type { ChatStateResponse, ChatToggleResponse, PlanResponse, ProfileResponse, Schedule, ScheduleResponse, SystemMessagesResponse, WebhookSettings } from './settings-types';
@@ -67,6 +68,11 @@ export class BrandwireClient {
   }
 
   /** Revokes a key for good: any key itself, an Admin key also one it lists. Another key below Admin: FORBIDDEN; one not listed: NOT_FOUND. */
+  /** A new key (Admin): its token is in this answer only. */
+  createKey(input: NewKeyInput): Promise<CreatedKeyResponse> {
+    return this.http.post('/api/agent/keys', CREATED_KEY, input);
+  }
+
   revokeKey(id: string): Promise<RevokedKeyResponse> {
     return this.http.delete(`/api/agent/keys/${enc(id)}`, REVOKED_KEY);
   }

@@ -3,7 +3,7 @@ import type { Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, STORE } from '../app/tokens';
-import { hashToken, newKeyId, newToken } from '../common/auth/api-keys.service';
+import { hashToken, newKeyId, refuseBrandsOutside, storeNewKey } from '../common/auth/api-keys.service';
 import type { Principal } from '../common/auth/principal';
 import { fail } from '../common/errors/envelope';
 import type { ApproveDeviceDto, DenyDeviceDto, DeviceCodeResponseDto, DeviceDecisionResponseDto, DeviceTokenErrorDto, DeviceTokenResponseDto } from './dto/device-auth.dto';
@@ -98,8 +98,7 @@ export class DeviceAuthService {
 
   async approve(principal: Principal, dto: ApproveDeviceDto): Promise<DeviceDecisionResponseDto> {
     const userCode = await this.pendingCode(dto.user_code);
-    const outside = dto.brands.filter((b) => !principal.brandIds.includes(b));
-    if (outside.length > 0) throw fail('FORBIDDEN', `the approving key has no access to brand ${outside.map((b) => `"${b}"`).join(', ')}`);
+    refuseBrandsOutside(principal, dto.brands, 'the approving key');
     const grant = { name: dto.name ?? DEFAULT_KEY_NAME, scope: dto.scope, brandIds: [...new Set(dto.brands)].sort() };
     if (!(await this.store.deviceCodes.approve(userCode, grant, principal.keyId))) throw fail('BAD_REQUEST', 'this code was decided meanwhile');
     return { ok: true, user_code: displayUserCode(userCode), state: 'approved' };
@@ -124,8 +123,7 @@ export class DeviceAuthService {
     if (!grant) throw new Error('an approved device code has no grant');
     const keyId = newKeyId();
     if (!(await this.store.deviceCodes.claimForIssue(hash, keyId))) return refused('invalid_grant', 'this device_code was already used');
-    const token = newToken();
-    await this.store.directory.saveApiKey({ id: keyId, tokenHash: hashToken(token), name: grant.name, scope: grant.scope, brandIds: grant.brandIds });
+    const token = await storeNewKey(this.store, keyId, grant);
     return { issued: true, body: { access_token: token, token_type: 'Bearer', scope: grant.scope, brands: grant.brandIds, name: grant.name } };
   }
 }

@@ -1,9 +1,9 @@
-import { Controller, Delete, Get, Param } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
-import { ApiErrors } from '../docs/api-errors';
-import { KeysResponseDto, RevokedKeyDto } from './dto/keys.dto';
+import { ApiErrors, JSON_BODY_ERRORS } from '../docs/api-errors';
+import { CreatedKeyDto, CreateKeyDto, KeysResponseDto, RevokedKeyDto } from './dto/keys.dto';
 import { KeysService } from './keys.service';
 
 @ApiTags('account')
@@ -17,6 +17,16 @@ export class KeysController {
   @ApiOkResponse({ type: KeysResponseDto })
   list(@CurrentPrincipal() principal: Principal): Promise<KeysResponseDto> {
     return this.keys.list(principal);
+  }
+
+  @Post()
+  @HttpCode(200)
+  @RequiresScope('Admin', { brand: false })
+  @ApiOperation({ summary: 'Makes a key of some of this Admin key\'s brands, with a scope up to Admin; its token is in this answer only (only its hash is stored)' })
+  @ApiOkResponse({ type: CreatedKeyDto })
+  @ApiErrors(JSON_BODY_ERRORS, { FORBIDDEN: 'a brand the creating key was not given' })
+  create(@CurrentPrincipal() principal: Principal, @Body() dto: CreateKeyDto): Promise<CreatedKeyDto> {
+    return this.keys.create(principal, dto);
   }
 
   @Delete(':id')

@@ -154,8 +154,40 @@ describe('API keys: listing and revoking', () => {
     expect((await h.get('/api/agent/me', TOKENS.writer)).status).toBe(200);
   });
 
-  it('needs a key to list or revoke', async () => {
+  it('lets an Admin key make a key of its brands, whose token is shown once and works at once', async () => {
+    const made = await h.post<ListedKey & { ok: boolean; token: string }>('/api/agent/keys', { name: 'crm-sync', scope: 'BrandWrite', brands: ['acme', 'acme'] }, TOKENS.admin);
+    expect([made.status, made.body]).toEqual([
+      200,
+      { ok: true, id: expect.stringMatching(/^key_[0-9a-f]{16}$/), name: 'crm-sync', scope: 'BrandWrite', brands: ['acme'], createdAt: expect.any(String), current: false, token: expect.stringMatching(/^bw_[\w-]{32}$/) },
+    ]);
+    const me = await h.get('/api/agent/me', made.body.token);
+    expect([me.status, me.body['name'], me.body['scope']]).toEqual([200, 'crm-sync', 'BrandWrite']);
+    const listed = (await list(TOKENS.admin)).text;
+    expect(listed).toContain(made.body.id);
+    expect(listed).not.toContain(made.body.token);
+  });
+
+  it('refuses to make a key below Admin, of a brand the creating key lacks, or from a malformed body', async () => {
+    const writer = await h.post('/api/agent/keys', { name: 'x', scope: 'BrandRead', brands: ['acme'] }, TOKENS.writer);
+    expect([writer.status, writer.body['code']]).toEqual([403, 'FORBIDDEN']);
+    const foreign = await h.post('/api/agent/keys', { name: 'x', scope: 'BrandRead', brands: ['acme', 'globex'] }, TOKENS.admin);
+    expect([foreign.status, foreign.body]).toEqual([403, { ok: false, code: 'FORBIDDEN', message: 'this key has no access to brand "globex"' }]);
+    for (const [body, field] of [
+      [{ scope: 'BrandRead', brands: ['acme'] }, 'name'],
+      [{ name: 'a\u0007b', scope: 'BrandRead', brands: ['acme'] }, 'name'],
+      [{ name: 'x', scope: 'Root', brands: ['acme'] }, 'scope'],
+      [{ name: 'x', scope: 'BrandRead', brands: [] }, 'brands'],
+      [{ name: 'x', scope: 'BrandRead', brands: ['acme'], token: 'chosen' }, 'token'],
+    ] as const) {
+      const reply = await h.post('/api/agent/keys', body, TOKENS.admin);
+      expect({ field, status: reply.status, code: reply.body['code'] }).toEqual({ field, status: 400, code: 'BAD_REQUEST' });
+      expect(String(reply.body['message'])).toContain(field);
+    }
+  });
+
+  it('needs a key to list, make or revoke', async () => {
     expect((await h.get('/api/agent/keys', null)).status).toBe(401);
+    expect((await h.post('/api/agent/keys', { name: 'x', scope: 'BrandRead', brands: ['acme'] }, null)).status).toBe(401);
     expect((await h.request('DELETE', '/api/agent/keys/key_x', { token: null })).status).toBe(401);
   });
 });

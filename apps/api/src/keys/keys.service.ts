@@ -2,12 +2,12 @@ import { isoWithOffset } from '@brandwire/domain';
 import type { ListedApiKey, Store } from '@brandwire/store';
 import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, STORE } from '../app/tokens';
-import { ApiKeysService } from '../common/auth/api-keys.service';
+import { ApiKeysService, newKeyId, refuseBrandsOutside, storeNewKey } from '../common/auth/api-keys.service';
 import type { Principal } from '../common/auth/principal';
 import { fail } from '../common/errors/envelope';
 import type { Config } from '../config/config';
 import { KeyRevocations } from './key-revocations';
-import type { KeyDto, KeysResponseDto, RevokedKeyDto } from './dto/keys.dto';
+import type { CreatedKeyDto, CreateKeyDto, KeyDto, KeysResponseDto, RevokedKeyDto } from './dto/keys.dto';
 
 /**
  * The keys an Admin key manages: those whose brands are all among its own (a key of a brand it was not given is
@@ -25,6 +25,16 @@ export class KeysService {
   async list(principal: Principal): Promise<KeysResponseDto> {
     const keys = (await this.store.directory.listApiKeys()).filter((key) => manages(principal, key));
     return { ok: true, keys: keys.map((key) => this.toDto(key, principal)) };
+  }
+
+  /** A new key of some of the creating Admin key's brands; its token is in this answer only. */
+  async create(principal: Principal, dto: CreateKeyDto): Promise<CreatedKeyDto> {
+    refuseBrandsOutside(principal, dto.brands, 'this key');
+    const id = newKeyId();
+    const token = await storeNewKey(this.store, id, { name: dto.name, scope: dto.scope, brandIds: [...new Set(dto.brands)].sort() });
+    const key = await this.store.directory.findApiKeyById(id);
+    if (key === undefined) throw new Error(`the key ${id} just made is not found`);
+    return { ok: true, ...this.toDto(key, principal), token };
   }
 
   async revoke(principal: Principal, id: string): Promise<RevokedKeyDto> {

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { Scope } from '@brandwire/domain';
 import type { Store } from '@brandwire/store';
 import { STORE } from '../../app/tokens';
+import { fail } from '../errors/envelope';
 import type { Principal } from './principal';
 
 const CACHE_TTL_MS = 5_000;
@@ -14,6 +16,26 @@ export function hashToken(token: string): string {
 /** A new key's id: `key_` and 16 hex digits, what lists and revocations name it by (no secret). */
 export function newKeyId(): string {
   return `key_${randomBytes(8).toString('hex')}`;
+}
+
+/** What a new key is given. */
+export interface KeyGrant {
+  name: string;
+  scope: Scope;
+  brandIds: string[];
+}
+
+/** Stores a new key under `id`; its token is returned, to be shown once: only its hash is kept. */
+export async function storeNewKey(store: Store, id: string, grant: KeyGrant): Promise<string> {
+  const token = newToken();
+  await store.directory.saveApiKey({ id, tokenHash: hashToken(token), name: grant.name, scope: grant.scope, brandIds: grant.brandIds });
+  return token;
+}
+
+/** A granting key gives only brands it has itself: FORBIDDEN naming the others. */
+export function refuseBrandsOutside(principal: Principal, brands: readonly string[], granting: string): void {
+  const outside = brands.filter((b) => !principal.brandIds.includes(b));
+  if (outside.length > 0) throw fail('FORBIDDEN', `${granting} has no access to brand ${outside.map((b) => `"${b}"`).join(', ')}`);
 }
 
 /** A new bearer token: `bw_` and 32 random base62-ish characters (192 bits). */

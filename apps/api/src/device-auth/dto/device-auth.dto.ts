@@ -1,5 +1,6 @@
 import { SCOPES, type Scope } from '@brandwire/domain';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { NoControlCharacters } from '../../common/http/no-control-characters';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class DeviceCodeResponseDto {
@@ -40,12 +41,13 @@ export class DenyDeviceDto {
   user_code!: string;
 }
 
-export class ApproveDeviceDto extends DenyDeviceDto {
+/** What a new key gets: its scope and brands (among the granting key's), and its name. */
+export class KeyGrantDto {
   @ApiProperty({ enum: SCOPES, description: "the new key's scope" })
   @IsIn(SCOPES)
   scope!: Scope;
 
-  @ApiProperty({ type: [String], description: "brand ids for the new key, among the approving key's brands" })
+  @ApiProperty({ type: [String], description: "brand ids for the new key, among the granting key's brands" })
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(100)
@@ -57,8 +59,11 @@ export class ApproveDeviceDto extends DenyDeviceDto {
   @IsString()
   @IsNotEmpty()
   @MaxLength(100)
+  @NoControlCharacters()
   name?: string;
 }
+
+export class ApproveDeviceDto extends IntersectionType(DenyDeviceDto, KeyGrantDto) {}
 
 export class DeviceDecisionResponseDto {
   @ApiProperty() ok!: true;

@@ -1,5 +1,8 @@
 import { SCOPES, type Scope } from '@brandwire/domain';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, PickType } from '@nestjs/swagger';
+import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { NoControlCharacters } from '../../common/http/no-control-characters';
+import { KeyGrantDto } from '../../device-auth/dto/device-auth.dto';
 
 export class KeyDto {
   @ApiProperty({ example: 'key_3f9a0c1b2d4e5f60' }) id!: string;
@@ -22,4 +25,18 @@ export class RevokedKeyDto {
   @ApiProperty() name!: string;
   @ApiProperty() revoked!: true;
   @ApiProperty({ description: 'the key revoked itself' }) self!: boolean;
+}
+
+export class CreateKeyDto extends PickType(KeyGrantDto, ['scope', 'brands'] as const) {
+  @ApiProperty({ description: "the new key's name, as lists show it", maxLength: 100, example: 'crm-sync' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  @NoControlCharacters()
+  name!: string;
+}
+
+export class CreatedKeyDto extends KeyDto {
+  @ApiProperty() ok!: true;
+  @ApiProperty({ description: 'the new key itself, shown only in this answer (only its hash is stored)', example: 'bw_…' }) token!: string;
 }
