@@ -1,6 +1,12 @@
 /** Personal-info consent request: Kakao-type channels only, once per consultation session. */
 export type ConsentState = 'not_requested' | 'requested';
 
+/**
+ * The consent bubble as the customer's chat shows it, its button in brackets: text and button are the messenger's,
+ * fixed whatever a request asks, and the journal records the same words.
+ */
+export const CONSENT_BUBBLE_TEXT = 'The agent asks for your nickname and phone number. [Agree]';
+
 export const CONSENT_VALIDITY_MS: number = 3 * 24 * 60 * 60 * 1000;
 
 /** The answer to a second request in the same consultation. */

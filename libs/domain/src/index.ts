@@ -14,4 +14,5 @@ export * from './schedule';
 export * from './text-length';
 export * from './escape-sequences';
 export * from './rich-bubble';
+export * from './list-in-words';
 export * from './image-format';

@@ -1,3 +1,4 @@
+import { CONSENT_BUBBLE_TEXT } from '@brandwire/domain';
 import { senderKeyOf } from '@brandwire/upstream';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
 import { WebhookReceiver } from '../test-support/webhook-receiver';
@@ -213,7 +214,7 @@ describe('messenger callbacks', () => {
   it('relays a consent given within 3 days of the request, and not one given later', async () => {
     const consentAfter = async (userKey: string, afterMs: number) => {
       const request = await lastItem(userKey);
-      expect(request.text).toBe('Personal information consent requested');
+      expect(request.text).toBe(CONSENT_BUBBLE_TEXT);
       const time = request.timestampUnixMs + afterMs;
       return messengerCalls('personal_info', { user_key: userKey, session_id: request.sessionId, nickname: 'Hana', phone_number: '010-1111-2222', time });
     };

@@ -1,4 +1,4 @@
-import { jsonTypeOf, RICH_BUBBLE_TYPES } from '@brandwire/domain';
+import { jsonTypeOf, listInWords, RICH_BUBBLE_TYPES } from '@brandwire/domain';
 import { readFileSync, statSync } from 'node:fs';
 import { CliError } from './cli-error';
 import { EXIT } from './exit-codes';
@@ -39,7 +39,7 @@ export function readJsonFile(flag: string, path: string, code = 'FILE'): unknown
 }
 
 /** The messenger's rich bubble types: another is refused by the messenger (-510) after a serial is spent on it. */
-const BUBBLE_TYPE_LIST = `${RICH_BUBBLE_TYPES.slice(0, -1).join(', ')} or ${RICH_BUBBLE_TYPES.at(-1) ?? ''}`;
+const BUBBLE_TYPE_LIST = listInWords(RICH_BUBBLE_TYPES);
 
 /** The rich envelope of --rich-json: a JSON object with chat_bubble_type (command rule 4), sent as a string. */
 export function readRichEnvelope(path: string): string {

@@ -1,4 +1,4 @@
-import { isLongerThan } from '@brandwire/domain';
+import { isLongerThan, jsonTypeOf } from '@brandwire/domain';
 import { Code } from '../result-codes';
 
 /** A broken message rule: the upstream code and which rule, naming the field path. */
@@ -40,6 +40,17 @@ export const QUICK_REPLY_TYPES = ['BK', 'WL', 'AL', 'BT', 'BF'] as const;
 
 export function invalid(detail: string): RuleViolation {
   return new RuleViolation(Code.InvalidMessage, detail);
+}
+
+/**
+ * A value outside a closed list of strings, shown as it was given: a string quoted, a number or boolean as is,
+ * and for any other type only what was expected instead.
+ */
+export function notOneOf(field: string, value: unknown, allowed: readonly string[]): RuleViolation {
+  const list = `is not one of ${allowed.join(', ')}`;
+  if (typeof value === 'string') return invalid(`${field} '${value}' ${list}`);
+  const shown = typeof value === 'number' || typeof value === 'boolean' ? `${field} ${String(value)}` : field;
+  return invalid(`${shown} ${list} (a string is expected, not ${jsonTypeOf(value)})`);
 }
 
 export function isObj(x: unknown): x is Obj {
@@ -136,7 +147,7 @@ export const AUTO_ANSWERS = ['S1', 'S2', 'S3', 'S4', 'S5'] as const;
 export function checkAutoAnswer(v: unknown, allowed: boolean, where: string): void {
   if (v === undefined || v === null) return;
   if (typeof v !== 'string' || !(AUTO_ANSWERS as readonly string[]).includes(v)) {
-    throw invalid(`auto_answer '${String(v)}' is not one of ${AUTO_ANSWERS.join(', ')}`);
+    throw notOneOf('auto_answer', v, AUTO_ANSWERS);
   }
   if (!allowed) throw invalid(`auto_answer is only allowed with ${where}`);
 }

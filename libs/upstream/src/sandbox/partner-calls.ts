@@ -1,10 +1,10 @@
-import { DELETE_WINDOW_MS, MAX_BOT_EVENT_CHARACTERS, isLongerThan } from '@brandwire/domain';
+import { CONSENT_BUBBLE_TEXT, DELETE_WINDOW_MS, MAX_BOT_EVENT_CHARACTERS, isLongerThan } from '@brandwire/domain';
 import { Code } from '../result-codes';
 import { isObj } from './button-rules';
 import { SandboxDeps, fireAndForget, locate, locateSession, ruleContext } from './deps';
 import { Rejection } from './http-errors';
 import { validateRichEnvelope } from './rich-rules';
-import { Bubble, CONSENT_TEXT, Channel, Customer, Session } from './state';
+import { Bubble, Channel, Customer, Session } from './state';
 import { validateWrite } from './write-rules';
 
 /** One JSON partner call: takes the parsed body, returns the answer or throws a Rejection. */
@@ -33,7 +33,7 @@ export function partnerCalls(deps: SandboxDeps): ReadonlyMap<string, PartnerCall
     }
     channel.serials.add(serial);
     const at = engine.now();
-    session.consentBubble = state.addBubble(c, { serial, from: 'agent', kind: 'consent', text: CONSENT_TEXT, imageUrl: null, sentAt: at });
+    session.consentBubble = state.addBubble(c, { serial, from: 'agent', kind: 'consent', text: CONSENT_BUBBLE_TEXT, imageUrl: null, sentAt: at });
   }
 
   function endAnswer(c: Customer | undefined, ended: ReturnType<typeof engine.end> | undefined): Record<string, unknown> {

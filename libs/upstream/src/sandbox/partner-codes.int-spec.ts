@@ -124,6 +124,38 @@ describe('sandbox partner API result codes', () => {
     await expect(rich({ chat_bubble_type: 'TEXT', attachment: { quick_replies: [{ type: 'BK', name: 'Yes' }] } })).resolves.toEqual({ code: '0', message: null });
   });
 
+  const postRich = (userKey: string, envelope: Record<string, unknown>) =>
+    axios.post(`${h.sandbox.url}/v1/rich`, { user_key: userKey, sender_key: KAKAO, serial_number: serial(), ...envelope }, { headers: { 'X-Partner-Key': h.partnerKey } });
+
+  it('-510 for a carousel card header that is not a string; nothing reaches the customer', async () => {
+    await customerSays(h, 'header-user', 'hello');
+    const carousel = (header: unknown) => ({ chat_bubble_type: 'CAROUSEL_FEED', carousel: { list: [{ header: 'first', message: 'a' }, { header, message: 'b' }] } });
+    for (const header of [5, { text: 'Sale' }, ['Sale'], true]) {
+      const res = await postRich('header-user', carousel(header));
+      expect([res.status, res.data]).toEqual([200, { code: -510, message: 'InvalidMessageException: carousel.list[1].header must be a string' }]);
+    }
+    await expect(agentBubbles('header-user')).resolves.toEqual([]);
+    await expect(postRich('header-user', carousel('Sale')).then((res) => res.data)).resolves.toEqual({ code: 0 });
+  });
+
+  it('-510 for a chat_bubble_type that is not a string, showing the value as it was given', async () => {
+    await customerSays(h, 'type-user', 'hello');
+    const types = 'TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED, PERSONAL';
+    const refusals = [];
+    for (const type of [5, true, ['TEXT'], { type: 'TEXT' }, 'POSTER']) {
+      const res = await postRich('type-user', { chat_bubble_type: type, message: 'x' });
+      refusals.push([res.status, res.data]);
+    }
+    expect(refusals).toEqual([
+      [200, { code: -510, message: `InvalidMessageException: chat_bubble_type 5 is not one of ${types} (a string is expected, not a number)` }],
+      [200, { code: -510, message: `InvalidMessageException: chat_bubble_type true is not one of ${types} (a string is expected, not a boolean)` }],
+      [200, { code: -510, message: `InvalidMessageException: chat_bubble_type is not one of ${types} (a string is expected, not a list)` }],
+      [200, { code: -510, message: `InvalidMessageException: chat_bubble_type is not one of ${types} (a string is expected, not an object)` }],
+      [200, { code: -510, message: `InvalidMessageException: chat_bubble_type 'POSTER' is not one of ${types}` }],
+    ]);
+    await expect(agentBubbles('type-user')).resolves.toEqual([]);
+  });
+
   it('-511 for a blocked customer, and unblock restores the flow with a new session', async () => {
     await customerSays(h, 'blk-user', 'hello');
     await expect(h.messenger.block({ senderKey: KAKAO, userKey: 'blk-user' })).resolves.toEqual({ code: '0', message: null });

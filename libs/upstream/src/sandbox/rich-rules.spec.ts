@@ -85,6 +85,7 @@ const broken: Case[] = [
   ['WIDE_ITEM_LIST item given as a list', { chat_bubble_type: 'WIDE_ITEM_LIST', attachment: { item: [{ title: 't' }] } }, -510, 'attachment.item must be an object'],
   ['item given as a number on a TEXT bubble', { chat_bubble_type: 'TEXT', attachment: { item: 5 } }, -510, 'attachment.item must be an object'],
   ['auto_answer values', { chat_bubble_type: 'TEXT', message: 'x', auto_answer: 'S9' }, -510, "auto_answer 'S9' is not one of S1, S2, S3, S4, S5"],
+  ['a number for auto_answer', { chat_bubble_type: 'TEXT', message: 'x', auto_answer: 1 }, -510, 'auto_answer 1 is not one of S1, S2, S3, S4, S5 (a string is expected, not a number)'],
   ['auto_answer only with TEXT', { chat_bubble_type: 'IMAGE', attachment: image, auto_answer: 'S1' }, -510, 'auto_answer is only allowed with chat_bubble_type TEXT'],
 ];
 

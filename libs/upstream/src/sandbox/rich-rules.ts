@@ -12,6 +12,7 @@ import {
   invalid,
   isHttpUrl,
   isObj,
+  notOneOf,
   optionalString,
 } from './button-rules';
 
@@ -106,7 +107,7 @@ function bubbleTypeOf(v: unknown): BubbleType {
   if (v === undefined || v === null || v === '') throw invalid('chat_bubble_type is required');
   if (v === 'MSGR_CERT') throw invalid('chat_bubble_type MSGR_CERT is not supported');
   if (typeof v !== 'string' || !(RICH_BUBBLE_TYPES as readonly string[]).includes(v)) {
-    throw invalid(`chat_bubble_type '${String(v)}' is not one of ${RICH_BUBBLE_TYPES.join(', ')}`);
+    throw notOneOf('chat_bubble_type', v, RICH_BUBBLE_TYPES);
   }
   return v as BubbleType;
 }
@@ -146,6 +147,8 @@ function checkCarousel(carousel: unknown, path: string, ctx: RuleContext): void 
   cards.forEach((card, i) => {
     const p = `${listPath}[${i}]`;
     if (!isObj(card)) throw invalid(`${p} must be an object`);
+    const header = card['header'];
+    if (header !== undefined && header !== null && typeof header !== 'string') throw invalid(`${p}.header must be a string`);
     const message = optionalString(card, 'message', p, MAX_TEXT);
     const cardAtt = card['attachment'];
     if (cardAtt !== undefined && !isObj(cardAtt)) throw invalid(`${p}.attachment must be an object`);

@@ -3,7 +3,6 @@ import { BubbleFrom, ChatBubble, ChatBubbleKind, EndReason, SystemMessages } fro
 import { defaultSystemMessages } from './system-messages';
 
 export const DELETED_PLACEHOLDER = 'This message was deleted.';
-export const CONSENT_TEXT = 'The agent asks for your nickname and phone number. [Agree]';
 /** Bubbles kept per customer; older ones are forgotten (the sandbox is not an archive). */
 const MAX_BUBBLES = 5_000;
 const BUBBLE_TRIM = 500;

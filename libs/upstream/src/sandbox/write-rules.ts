@@ -11,6 +11,7 @@ import {
   checkQuickReplies,
   invalid,
   isObj,
+  notOneOf,
 } from './button-rules';
 import { ChatBubbleKind } from './control-types';
 
@@ -89,7 +90,7 @@ function check(body: Obj, ctx: RuleContext): WrittenBubble {
 function messageTypeOf(v: unknown): MessageType {
   if (v === undefined || v === null || v === '') throw invalid('message_type is required');
   if (typeof v !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(v)) {
-    throw invalid(`message_type '${String(v)}' is not one of ${MESSAGE_TYPES.join(', ')}`);
+    throw notOneOf('message_type', v, MESSAGE_TYPES);
   }
   return v as MessageType;
 }

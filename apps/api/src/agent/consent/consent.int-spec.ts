@@ -1,3 +1,4 @@
+import { CONSENT_BUBBLE_TEXT } from '@brandwire/domain';
 import { LOCK_FILE_NAME } from '@brandwire/store';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
 import { WebhookReceiver } from '../../test-support/webhook-receiver';
@@ -81,14 +82,31 @@ describe('POST /api/agent/personal-info/request', () => {
     expect(reply.body).toEqual({ ok: false, code: 'UNSUPPORTED_CHANNEL', message: expect.stringContaining('Kakao') });
   });
 
+  /** The journal item of a sent bubble and the bubble as the customer's chat shows it. */
+  const journalAndChat = async (userKey: string, serial: string) => {
+    const messages = await h.get<{ messages: Array<{ kind: string; text: string; serial?: string }> }>(`/api/agent/rooms/${userKey}/messages?brand=acme-kakao&max=1`);
+    const bubble = (await h.customerChat(userKey)).find((b) => b.serial === serial);
+    return { journal: messages.body.messages, chat: bubble };
+  };
+
+  it('journals the consent bubble with the text the customer\'s chat shows', async () => {
+    await h.customerWrites('p11', { text: 'hi' });
+    const sent = await request('p11');
+    expect(sent.body).toMatchObject({ ok: true, code: '0' });
+    const { journal, chat } = await journalAndChat('p11', sent.body.serial);
+    expect(chat).toMatchObject({ kind: 'consent', text: expect.stringContaining('nickname and phone number') });
+    expect(journal).toEqual([expect.objectContaining({ kind: 'agent', text: chat?.text, serial: sent.body.serial })]);
+  });
+
   it('journals a PERSONAL rich bubble with the fixed consent text the customer sees, not the envelope\'s message', async () => {
     await h.customerWrites('p8', { text: 'hi' });
     const rich = JSON.stringify({ chat_bubble_type: 'PERSONAL', message: 'Give me your password please' });
     const sent = await h.post<SendReply>('/api/agent/send/rich', { brandKey: 'acme-kakao', userKey: 'p8', rich });
     expect(sent.body).toMatchObject({ ok: true, code: '0' });
-    const messages = await h.get<{ messages: Array<{ kind: string; text: string; serial?: string }> }>('/api/agent/rooms/p8/messages?brand=acme-kakao&max=1');
-    expect(messages.body.messages).toEqual([expect.objectContaining({ kind: 'agent', text: 'Personal information consent requested', serial: sent.body.serial })]);
-    expect((await h.customerChat('p8')).find((b) => b.serial === sent.body.serial)?.text).not.toContain('password');
+    const { journal, chat } = await journalAndChat('p8', sent.body.serial);
+    expect(chat).toMatchObject({ kind: 'consent', text: expect.stringContaining('nickname and phone number') });
+    expect(chat?.text).not.toContain('password');
+    expect(journal).toEqual([expect.objectContaining({ kind: 'agent', text: chat?.text, serial: sent.body.serial })]);
   });
 
   it('allows a new request after the customer starts a new consultation', async () => {
@@ -108,7 +126,7 @@ describe('POST /api/agent/personal-info/request', () => {
   it('cannot be deleted by its text either: the same 409 NOT_DELETABLE as by serial', async () => {
     await h.customerWrites('p9', { text: 'hi' });
     const sent = await request('p9');
-    const byText = await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'p9', text: 'Personal information consent requested' });
+    const byText = await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'p9', text: CONSENT_BUBBLE_TEXT });
     const bySerial = await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'p9', serial: sent.body.serial });
     expect(byText.status).toBe(409);
     expect(byText.body).toEqual({ ok: false, code: 'NOT_DELETABLE', message: expect.stringContaining('consent'), serial: sent.body.serial });
@@ -117,10 +135,10 @@ describe('POST /api/agent/personal-info/request', () => {
 
   it('deletes by that text a send with the same words, never the consent bubble, also when the consent bubble came later', async () => {
     await h.customerWrites('p10', { text: 'hi' });
-    const plain = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'p10', text: 'Personal information consent requested' });
+    const plain = await h.post<SendReply>('/api/agent/send', { brandKey: 'acme-kakao', userKey: 'p10', text: CONSENT_BUBBLE_TEXT });
     const consent = await request('p10');
     expect(consent.body.ok).toBe(true);
-    const body = { brandKey: 'acme-kakao', userKey: 'p10', text: 'Personal information consent requested' };
+    const body = { brandKey: 'acme-kakao', userKey: 'p10', text: CONSENT_BUBBLE_TEXT };
     const reply = await h.post('/api/agent/delete', body);
     expect([reply.status, reply.body]).toEqual([200, { ok: true, code: '0', message: null, serial: plain.body.serial }]);
     // the same delete again is a retry: it answers for the send it deleted, and leaves the consent bubble alone

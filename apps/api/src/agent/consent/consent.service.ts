@@ -1,10 +1,10 @@
+import { CONSENT_BUBBLE_TEXT } from '@brandwire/domain';
 import type { MessengerPort } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { MESSENGER } from '../../app/tokens';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
-import { CONSENT_BUBBLE_TEXT } from '../send/consent-once';
 import type { SendResponseDto } from '../send/dto/send-response.dto';
 import { SendService } from '../send/send.service';
 import type { ConsentRequestDto } from './dto/consent.dto';

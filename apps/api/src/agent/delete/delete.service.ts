@@ -1,4 +1,4 @@
-import { DELETION_NOTICE, LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
+import { CONSENT_BUBBLE_TEXT, DELETION_NOTICE, LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
 import type { BubbleRecord, ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
@@ -8,7 +8,6 @@ import type { Principal } from '../../common/auth/principal';
 import { KeyedTurns } from '../../common/concurrency/keyed-turns';
 import { fail } from '../../common/errors/envelope';
 import { JournalWriter } from '../../journal/journal-writer.service';
-import { CONSENT_BUBBLE_TEXT } from '../send/consent-once';
 import type { DeleteDto, DeleteResponseDto } from './dto/delete.dto';
 
 export interface DeleteOutcome {

@@ -11,9 +11,6 @@ export interface ConsentClaim {
   release(): Promise<void>;
 }
 
-/** What the journal says of a consent bubble: its text and button are the messenger's, fixed, whatever was asked. */
-export const CONSENT_BUBBLE_TEXT = 'Personal information consent requested';
-
 const NOTHING_CLAIMED: ConsentClaim = { release: () => Promise.resolve() };
 
 /**

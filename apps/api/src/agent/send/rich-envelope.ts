@@ -1,4 +1,4 @@
-import { type BubbleKind, jsonTypeOf, RICH_BUBBLE_TYPES } from '@brandwire/domain';
+import { type BubbleKind, jsonTypeOf, listInWords, RICH_BUBBLE_TYPES } from '@brandwire/domain';
 import { fail } from '../../common/errors/envelope';
 import { describeJsonDefect, jsonDefect } from '../../common/http/json-content';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../common/http/json-depth';
@@ -35,7 +35,7 @@ export function parseRichEnvelope(rich: string): RichEnvelope {
   const bubbleType = envelope['chat_bubble_type'];
   if (bubbleType === undefined || bubbleType === null || bubbleType === '') throw fail('BAD_RICH', 'rich.chat_bubble_type is required');
   if (typeof bubbleType !== 'string') {
-    throw fail('BAD_RICH', `rich.chat_bubble_type must be one of ${RICH_BUBBLE_TYPES.join(', ')} (a string), not ${jsonTypeOf(bubbleType)}`);
+    throw fail('BAD_RICH', `rich.chat_bubble_type must be one of ${listInWords(RICH_BUBBLE_TYPES)} (a string), not ${jsonTypeOf(bubbleType)}`);
   }
   if (bubbleType === 'MSGR_CERT') throw fail('UNSUPPORTED_BUBBLE', 'chat_bubble_type MSGR_CERT (identity verification) is not supported');
   const message = typeof envelope['message'] === 'string' ? envelope['message'] : null;

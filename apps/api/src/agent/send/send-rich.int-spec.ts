@@ -60,7 +60,7 @@ describe('POST /api/agent/send/rich', () => {
     ['sender_key inside', { chat_bubble_type: 'TEXT', message: 'x', sender_key: 's' }, 'BAD_RICH', 'sender_key'],
     ['serial_number inside', { chat_bubble_type: 'TEXT', message: 'x', serial_number: '1' }, 'BAD_RICH', 'serial_number'],
     ['no chat_bubble_type', { message: 'x' }, 'BAD_RICH', 'rich.chat_bubble_type is required'],
-    ['a number for chat_bubble_type', { chat_bubble_type: 5, message: 'x' }, 'BAD_RICH', 'rich.chat_bubble_type must be one of TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED, PERSONAL (a string), not a number'],
+    ['a number for chat_bubble_type', { chat_bubble_type: 5, message: 'x' }, 'BAD_RICH', 'rich.chat_bubble_type must be one of TEXT, IMAGE, WIDE, ITEM_LIST, WIDE_ITEM_LIST, CAROUSEL_FEED or PERSONAL (a string), not a number'],
     ['MSGR_CERT', { chat_bubble_type: 'MSGR_CERT', message: 'verify' }, 'UNSUPPORTED_BUBBLE', 'MSGR_CERT'],
     ['a lone surrogate in the message', '{"chat_bubble_type":"TEXT","message":"\\ud800"}', 'BAD_RICH', 'rich.message is not well-formed Unicode'],
     ['a lone surrogate in a quick reply', '{"chat_bubble_type":"TEXT","message":"x","attachment":{"quick_replies":[{"name":"\\udc00","type":"BK"}]}}', 'BAD_RICH', 'rich.attachment.quick_replies.0.name is not well-formed Unicode'],

@@ -1,10 +1,10 @@
-import { type BubbleKind, type Operation, type SerialGenerator, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
+import { type BubbleKind, CONSENT_BUBBLE_TEXT, type Operation, type SerialGenerator, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
 import { BillingService, type Charge } from '../../billing/billing.service';
-import { CONSENT_BUBBLE_TEXT, ConsentOnce } from './consent-once';
+import { ConsentOnce } from './consent-once';
 import { CustomerSendTurns } from './customer-send-turns';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
