@@ -277,6 +277,29 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     expect(fine.json()).toMatchObject({ ok: true, via: 'graph', lines: ['#1 ok (1 row)', '#2 ok (1 row)'] });
   });
 
+  it('says MISSING_PARAMETER (exit 2) for a $parameter alike in query, query --write and search --cypher, naming it and how to give it, before running anything', async () => {
+    const missing = { ok: false, code: 'MISSING_PARAMETER', error: 'Missing query parameter: $p', hint: 'write the value into the statement: the tool passes no parameters' };
+    for (const args of [['query', 'RETURN $p'], ['query', 'RETURN 1; RETURN $p'], ['query', '--write', 'RETURN $p'], ['search', '--cypher', 'RETURN $p']]) {
+      const json = await kg([...args, '--json']);
+      expect({ args, code: json.code, json: json.json() }).toEqual({ args, code: 2, json: missing });
+      const text = await kg(args);
+      expect({ args, code: text.code, stdout: text.stdout, stderr: text.stderr }).toEqual({
+        args,
+        code: 2,
+        stdout: '',
+        stderr: 'Error: Missing query parameter: $p (MISSING_PARAMETER)\nHint: write the value into the statement: the tool passes no parameters\n',
+      });
+    }
+  });
+
+  it('holds a batch to 100,000 rows in all: the statement that takes it over fails (exit 1), naming the limit', async () => {
+    const rows = 'UNWIND range(1, 60000) AS x RETURN x';
+    const run = await kg(['query', `${rows}; ${rows}`, '--json']);
+    expect(run.code).toBe(1);
+    const tooMany = "#2 FAILED: This statement takes the batch's results to 120,000 rows, over the 100,000 a batch may answer in all: add LIMIT, or run the statements in smaller batches.";
+    expect(run.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', error: tooMany, lines: ['#1 ok (60000 rows)', tooMany] });
+  });
+
   it('refuses writes and DDL without --write, and runs them with it', async () => {
     const ddl = "CREATE NODE TABLE Note(id STRING PRIMARY KEY, text STRING); CREATE (:Note {id: 'n1', text: 'call back on Monday'})";
     const refused = await kg(['query', ddl]);

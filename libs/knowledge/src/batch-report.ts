@@ -1,3 +1,6 @@
+import { refuseBatchParameters } from './kuzu-run';
+import { estimatedRowSize } from './result-json';
+import { MAX_RESULT_BYTES, MAX_RESULT_ROWS, megabytes } from './result-limits';
 import type { BatchReport, QueryResultJson, StatementReport } from './types';
 
 function oneLine(text: string, max = 200): string {
@@ -5,12 +8,50 @@ function oneLine(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+const SMALLER = 'add LIMIT, or run the statements in smaller batches.';
+
+/**
+ * What the statements of a batch answer together, held to the limits of one query's result: each statement is
+ * read within them on its own, and the report holds them all. A statement is counted once it has been read, so
+ * the batch reads at most one statement's limit beyond its own.
+ */
+class BatchTotal {
+  private rows = 0;
+  private bytes = 0;
+
+  /** Counts a statement's result, or throws when it takes the batch over a limit (and counts nothing). */
+  add(result: QueryResultJson): void {
+    const rows = this.rows + result.rows.length;
+    if (rows > MAX_RESULT_ROWS) {
+      throw new Error(
+        `This statement takes the batch's results to ${rows.toLocaleString('en-US')} rows, over the ${MAX_RESULT_ROWS.toLocaleString('en-US')} a batch may answer in all: ${SMALLER}`,
+      );
+    }
+    let bytes = this.bytes;
+    for (const row of result.rows) bytes += estimatedRowSize(row);
+    if (bytes > MAX_RESULT_BYTES) {
+      throw new Error(`This statement takes the batch's results over the ${megabytes(MAX_RESULT_BYTES)} a batch may answer in all (as JSON): ${SMALLER}`);
+    }
+    this.rows = rows;
+    this.bytes = bytes;
+  }
+}
+
 /**
  * Runs statements one after the other and reports each ("#1 ok (3 rows)", "#2 FAILED: ...", "#3 skipped");
  * stops at the first failure unless `continueOnError`. `run` is whatever executes one statement: the graph
- * opened here, or the gateway's query API.
+ * opened here, or the gateway's query API. A batch is given no parameters: one that uses a `$name` is refused
+ * (MISSING_PARAMETER) before any statement runs. A statement that takes the batch's results over the limits of
+ * one query fails. `onFailure` runs after each failure, before the next statement.
  */
-export async function runBatch(statements: readonly string[], continueOnError: boolean, run: (statement: string) => Promise<QueryResultJson>): Promise<BatchReport> {
+export async function runBatch(
+  statements: readonly string[],
+  continueOnError: boolean,
+  run: (statement: string) => Promise<QueryResultJson>,
+  onFailure?: () => Promise<void>,
+): Promise<BatchReport> {
+  refuseBatchParameters(statements);
+  const total = new BatchTotal();
   const reports: StatementReport[] = [];
   const lines: string[] = [];
   let failed = false;
@@ -23,10 +64,12 @@ export async function runBatch(statements: readonly string[], continueOnError: b
     }
     try {
       const result = await run(statement);
+      total.add(result);
       reports.push({ index, statement, ok: true, result });
       lines.push(`#${index} ok (${result.rows.length} row${result.rows.length === 1 ? '' : 's'})`);
     } catch (error) {
       failed = true;
+      await onFailure?.();
       const message = (error as Error).message;
       reports.push({ index, statement, ok: false, error: message });
       lines.push(`#${index} FAILED: ${oneLine(message)}`);

@@ -227,6 +227,46 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     });
   });
 
+  it('holds a batch to the limits of one query in all: the statement that takes its results over 64 MB fails, naming the limit', async () => {
+    // 5,000 rows of 5,000 characters: 25 MB each, far below the limit of one query
+    const quarter = "UNWIND range(1, 5000) AS x RETURN repeat('a', 5000) AS s";
+    const report = await withGraph(temp.path, { readOnly: true, bufferPoolMb: 256 }, (graph) => graph.queryBatch(`${quarter}; ${quarter}; ${quarter}; RETURN 1`, { continueOnError: true }));
+    expect(report.ok).toBe(false);
+    expect(report.lines).toEqual([
+      '#1 ok (5000 rows)',
+      '#2 ok (5000 rows)',
+      "#3 FAILED: This statement takes the batch's results over the 64 MB a batch may answer in all (as JSON): add LIMIT, or run the statements in smaller batches.",
+      '#4 ok (1 row)',
+    ]);
+    expect(report.statements[2]?.result).toBeUndefined();
+  });
+
+  it('holds a batch to 100,000 rows in all, and rolls back the transaction of the statement that takes it over', async () => {
+    const rows = 'UNWIND range(1, 60000) AS x RETURN x';
+    const tooMany = (index: number, total: string): string =>
+      `#${index} FAILED: This statement takes the batch's results to ${total} rows, over the 100,000 a batch may answer in all: add LIMIT, or run the statements in smaller batches.`;
+    const read = await withGraph(temp.path, { readOnly: true }, (graph) => graph.queryBatch(`RETURN 1; ${rows}; ${rows}; RETURN 2`));
+    expect(read.lines).toEqual(['#1 ok (1 row)', '#2 ok (60000 rows)', tooMany(3, '120,001'), '#4 skipped']);
+    const batch = `BEGIN TRANSACTION; CREATE (:Channel {key: 'cap-lost'}); ${rows}; ${rows}; CREATE (:Channel {key: 'cap-after'})`;
+    const written = await withGraph(temp.path, {}, (graph) => graph.queryBatch(batch, { write: true, continueOnError: true }));
+    expect(written.lines).toEqual(['#1 ran, rolled back (0 rows)', '#2 ran, rolled back (0 rows)', '#3 ran, rolled back (60000 rows)', tooMany(4, '120,000'), '#5 ok (0 rows)']);
+    await withGraph(temp.path, {}, async (graph) => {
+      expect((await graph.query("MATCH (c:Channel) WHERE c.key STARTS WITH 'cap-' RETURN c.key")).rows).toEqual([['cap-after']]);
+      await graph.queryBatch("MATCH (c:Channel) WHERE c.key STARTS WITH 'cap-' DELETE c", { write: true });
+    });
+  });
+
+  it('refuses a batch using a $parameter before running any of it: a batch is given none', async () => {
+    const missing = new KnowledgeGraphError('MISSING_PARAMETER', 'Missing query parameters: $key, $n');
+    await withGraph(temp.path, { readOnly: true }, async (graph) => {
+      await expect(graph.queryBatch('RETURN 1; MATCH (c:Channel {key: $key}) RETURN c, $n; RETURN $key')).rejects.toEqual(missing);
+    });
+    await withGraph(temp.path, {}, async (graph) => {
+      await expect(graph.queryBatch("CREATE (:Channel {key: 'param-before'}); MATCH (c:Channel {key: $key}) RETURN c, $n", { write: true })).rejects.toEqual(missing);
+      expect((await graph.query("MATCH (c:Channel {key: 'param-before'}) RETURN count(c)")).rows).toEqual([[0]]);
+    });
+  });
+
   it('runs read-only queries on a writable graph in a read-only transaction, so writes fail there too', async () => {
     await withGraph(temp.path, {}, async (graph) => {
       await expect(graph.query("CREATE (:Channel {key: 'x'})")).rejects.toThrow('Can not execute a write query inside a read-only transaction.');

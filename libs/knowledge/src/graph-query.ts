@@ -11,6 +11,7 @@ import { exactRows } from './exact-result';
 import type { KuzuConnection } from './kuzu-native';
 import { type Params, type RawResult, runStatement } from './kuzu-run';
 import { lossyColumns, markInexact, toJsonRows } from './result-json';
+import { MAX_RESULT_BYTES, MAX_RESULT_ROWS } from './result-limits';
 import { runBatch } from './batch-report';
 import type { BatchOptions, BatchReport, QueryResultJson, StatementReport } from './types';
 
@@ -58,16 +59,6 @@ const DATA_STATEMENTS = new Set(['MATCH', 'OPTIONAL', 'RETURN', 'WITH', 'UNWIND'
  * 0.11.3), besides EXPLAIN and PROFILE: statements about the storage, the connection or extensions.
  */
 const OTHER_STATEMENTS = new Set(['BEGIN', 'COMMIT', 'ROLLBACK', 'CHECKPOINT', 'USE', 'COMMENT', 'FORCE', 'UNINSTALL', 'UPDATE', 'DETACH']);
-
-/** The most rows one query answers: a result larger than this is refused, not read into memory. */
-export const MAX_RESULT_ROWS = 100_000;
-/**
- * The most one query answers as JSON (estimated while its rows are read): a result larger than this is refused,
- * not read on. Reading, converting and serialising a result takes several times its size (the binding's rows,
- * the JSON rows, the JSON text): at 64 MB a query stays far below the gateway's memory limit (2 GB by default)
- * and below the longest string V8 can make (512 MB), which `JSON.stringify` of a larger result would exceed.
- */
-export const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 function notAQuery(keyword: string): KnowledgeGraphError {
   const what = keyword === 'CALL' ? 'CALL of a setting' : keyword || 'This statement';
@@ -151,23 +142,22 @@ export async function queryBatch(conn: KuzuConnection, text: string, options: Ba
   let index = 0;
   /** statements [from, to] ran in a transaction whose writes were rolled back */
   const lost: Array<[number, number]> = [];
-  const report = await runBatch(statements, options.continueOnError === true, async (statement) => {
+  const followed = async (statement: string): Promise<QueryResultJson> => {
     index += 1;
-    try {
-      const result = await run(statement);
-      const step = transactionStep(statement);
-      if (step === 'end') begun = undefined;
-      else if (step !== undefined) begun = { index, readOnly: step === 'begin read-only' };
-      return result;
-    } catch (error) {
-      if (begun !== undefined) {
-        await rolledBackOpenTransaction(conn);
-        if (!begun.readOnly) lost.push([begun.index, index - 1]);
-        begun = undefined;
-      }
-      throw error;
-    }
-  });
+    const result = await run(statement);
+    const step = transactionStep(statement);
+    if (step === 'end') begun = undefined;
+    else if (step !== undefined) begun = { index, readOnly: step === 'begin read-only' };
+    return result;
+  };
+  // a statement that failed (or that took the batch's results over their limits) ends the transaction it ran in
+  const endTransactionOfFailure = async (): Promise<void> => {
+    if (begun === undefined) return;
+    await rolledBackOpenTransaction(conn);
+    if (!begun.readOnly) lost.push([begun.index, index - 1]);
+    begun = undefined;
+  };
+  const report = await runBatch(statements, options.continueOnError === true, followed, endTransactionOfFailure);
   const endedInside = await rolledBackOpenTransaction(conn);
   // a read-only transaction left open loses nothing: what it read stands
   if (endedInside && begun?.readOnly === true) return report;

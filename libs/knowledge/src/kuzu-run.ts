@@ -2,22 +2,19 @@
 import { parameterNames } from './cypher-text';
 import { KnowledgeGraphError } from './errors';
 import { type KuzuConnection, type KuzuQueryResult, type KuzuValue, resultsOf } from './kuzu-native';
-import { estimatedJsonSize } from './result-json';
+import { estimatedRowSize } from './result-json';
+import { megabytes } from './result-limits';
 
 export type Params = Record<string, KuzuValue>;
 
 /** The most a result may hold; beyond either it is refused rather than read into memory. */
 export interface ResultLimits {
   maxRows: number;
-  /** as JSON, estimated while the rows are read (estimatedJsonSize) */
+  /** as JSON, estimated while the rows are read (estimatedRowSize) */
   maxBytes: number;
 }
 
 const NO_LIMITS: ResultLimits = { maxRows: Infinity, maxBytes: Infinity };
-
-function megabytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024)).toLocaleString('en-US')} MB`;
-}
 
 export interface RawResult {
   columns: string[];
@@ -25,12 +22,20 @@ export interface RawResult {
   rows: Record<string, KuzuValue>[];
 }
 
+function missingParameters(names: readonly string[]): KnowledgeGraphError {
+  return new KnowledgeGraphError('MISSING_PARAMETER', `Missing query parameter${names.length > 1 ? 's' : ''}: ${names.map((name) => `$${name}`).join(', ')}`);
+}
+
 /** Kuzu binds a `$name` it was not given to NULL without a word: refuse that instead. */
 export function checkParameters(statement: string, params: Params | undefined): void {
   const missing = parameterNames(statement).filter((name) => params === undefined || !Object.hasOwn(params, name));
-  if (missing.length > 0) {
-    throw new KnowledgeGraphError('MISSING_PARAMETER', `Missing query parameter${missing.length > 1 ? 's' : ''}: ${missing.map((m) => `$${m}`).join(', ')}`);
-  }
+  if (missing.length > 0) throw missingParameters(missing);
+}
+
+/** A batch is given no parameters: every `$name` its statements use is missing. */
+export function refuseBatchParameters(statements: readonly string[]): void {
+  const used = [...new Set(statements.flatMap(parameterNames))];
+  if (used.length > 0) throw missingParameters(used);
 }
 
 /**
@@ -76,9 +81,7 @@ async function readRows(result: KuzuQueryResult, { maxRows, maxBytes }: ResultLi
     for (let n = 0; n < ROWS_PER_TURN && result.hasNext(); n++) {
       const row = result.getNextSync();
       if (row === null) continue;
-      // a row is a JSON list of its values: each value and its comma
-      for (const value of Object.values(row)) bytes += estimatedJsonSize(value) + 1;
-      bytes += 2;
+      bytes += estimatedRowSize(Object.values(row));
       if (bytes > maxBytes) {
         throw new Error(`The result is larger than the ${megabytes(maxBytes)} a query may answer (as JSON): add LIMIT or return fewer or shorter columns.`);
       }

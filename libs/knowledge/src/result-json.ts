@@ -46,6 +46,13 @@ export function estimatedJsonSize(value: KuzuValue | undefined): number {
   return size;
 }
 
+/** About how many characters a row takes as JSON: a list of its values, each with its comma. */
+export function estimatedRowSize(values: Iterable<KuzuValue | undefined>): number {
+  let size = 2;
+  for (const value of values) size += estimatedJsonSize(value) + 1;
+  return size;
+}
+
 /** One value; `type` is the column's Kuzu type (only used at the top level). */
 export function toJsonValue(value: KuzuValue | undefined, type?: string): JsonValue {
   if (value === null || value === undefined) return null;

@@ -1,5 +1,5 @@
 import { CliError } from './cli-error';
-import { INSTALL_WITH_GATEWAY_HINT, REPAIR_HINT, REPAIR_WITH_GATEWAY_HINT, STOP_GATEWAY_HINT, WRITE_HINT, knowledgeFailure } from './knowledge-errors';
+import { INSTALL_WITH_GATEWAY_HINT, REPAIR_WITH_GATEWAY_HINT, STOP_GATEWAY_HINT, WRITE_HINT, knowledgeFailure } from './knowledge-errors';
 
 // the tool loads both libraries lazily (start-up time), so the lint wants them loaded lazily here too
 let KnowledgeGraphError: typeof import('@brandwire/knowledge').KnowledgeGraphError;
@@ -28,11 +28,12 @@ describe('knowledgeFailure', () => {
   it.each([
     ['GRAPH_MISSING', 1, expect.stringContaining('knowledge install')],
     ['NOT_INSTALLED', 1, expect.stringContaining('knowledge install')],
-    ['GRAPH_NEEDS_REPAIR', 1, REPAIR_HINT],
+    // its message says what to do: the library words it, for every reader of the graph
+    ['GRAPH_NEEDS_REPAIR', 1, undefined],
     ['READ_ONLY', 1, WRITE_HINT],
     ['MISSING_PARAMETER', 2, expect.stringContaining('no parameters')],
     ['NATIVE_UNAVAILABLE', 1, expect.stringContaining('reinstall')],
-  ] as const)('maps the library code %s to exit %i with a hint', (code, exit, hint) => {
+  ] as const)('maps the library code %s to exit %i, with its hint where the message does not say what to do', (code, exit, hint) => {
     expect(knowledgeFailure(new KnowledgeGraphError(code, 'm'))).toMatchObject({ code, exit, message: 'm', hint, details: {} });
   });
 
@@ -43,9 +44,9 @@ describe('knowledgeFailure', () => {
     );
   });
 
-  it('tells to stop the gateway, repair with install and start it again when a graph needing repair is read through it', () => {
+  it('tells to stop the gateway for the repair and start it again after, when a graph needing repair is read through it', () => {
     expect(knowledgeFailure(new KnowledgeApiError('GRAPH_NEEDS_REPAIR', 'm'), 7)).toMatchObject({ code: 'GRAPH_NEEDS_REPAIR', exit: 1, hint: REPAIR_WITH_GATEWAY_HINT });
-    expect(REPAIR_HINT).toBe('run `brandwire knowledge install` to repair the graph (it keeps what the graph holds), then this command again');
+    expect(REPAIR_WITH_GATEWAY_HINT).toBe('run `brandwire gateway stop` before the install, and `brandwire gateway start` after it');
   });
 
   it("keeps the query API's codes, with the write hint only for a refused write", () => {

@@ -24,9 +24,11 @@ const INSTALL_HINT = 'run `brandwire knowledge install`, then `brandwire knowled
 export const INSTALL_WITH_GATEWAY_HINT =
   'run `brandwire gateway stop`, then `brandwire knowledge install` and `brandwire knowledge build`, then `brandwire gateway start`';
 
-/** A build or write killed before it finished: install completes or repairs what it left, keeping the data. */
-export const REPAIR_HINT = 'run `brandwire knowledge install` to repair the graph (it keeps what the graph holds), then this command again';
-export const REPAIR_WITH_GATEWAY_HINT = 'run `brandwire gateway stop`, then `brandwire knowledge install` to repair the graph (it keeps what the graph holds), then `brandwire gateway start`';
+/**
+ * GRAPH_NEEDS_REPAIR: its message, the library's for every reader of the graph (the gateway's query API and its
+ * page too), says to repair it with install, the gateway stopped. While the gateway runs, the hint adds its restart.
+ */
+export const REPAIR_WITH_GATEWAY_HINT = 'run `brandwire gateway stop` before the install, and `brandwire gateway start` after it';
 
 /** How the database words a refused write; the query text itself is never read to decide what it may do. */
 export function isReadOnlyRefusal(message: string): boolean {
@@ -47,7 +49,7 @@ function hintFor(error: CodedError, gatewayPid: number | undefined): string | un
     case 'NOT_INSTALLED':
       return gatewayPid === undefined ? INSTALL_HINT : INSTALL_WITH_GATEWAY_HINT;
     case 'GRAPH_NEEDS_REPAIR':
-      return gatewayPid === undefined ? REPAIR_HINT : REPAIR_WITH_GATEWAY_HINT;
+      return gatewayPid === undefined ? undefined : REPAIR_WITH_GATEWAY_HINT;
     case 'READ_ONLY':
       return WRITE_HINT;
     case 'BAD_QUERY':

@@ -14,6 +14,7 @@ export default class KnowledgeQuery extends BrandwireCommand {
   static override description = [
     'Read-only by default: the graph is opened read-only (or read through the running gateway), so the database itself refuses writes. Writes and DDL need --write, which opens the graph for writing and needs the gateway stopped.',
     'Statements separated by `;` run one after another; each is reported ("#1 ok (3 rows)", "#2 FAILED: ..."). The batch stops at the first failure unless --continue-on-error, and the exit code is 1 when a statement failed. With --json a failed batch is {"ok":false,"error":…,"code":"BAD_QUERY","statements":[…],"lines":[…]}.',
+    'The statements of a batch answer together at most what one query may, 100,000 rows and 64 MB as JSON: the statement that takes them over fails ("#3 FAILED: This statement takes the batch\'s results over …"). The tool passes no `$parameters`: a batch that uses one is MISSING_PARAMETER (exit 2) before any statement runs; write the values into the statements.',
     'With --write, a transaction the batch begins (BEGIN TRANSACTION) keeps its writes only with COMMIT: a batch that ends inside it fails ("FAILED: the batch ended inside the transaction #1 began …: its writes were rolled back"), and so does one whose statement fails inside it. Either way the statements that ran in it are reported "#2 ran, rolled back (0 rows)", with "rolledBack":true in --json.',
   ].join('\n\n');
   static override examples = [
