@@ -211,6 +211,17 @@ export class JournalRepo {
       .execute();
   }
 
+  /** Forgets an end the messenger did not carry out (refused or out of reach), unless another was asked since. */
+  async clearEndRequested(channelKey: string, userKey: string, sessionId: string): Promise<void> {
+    await this.db
+      .updateTable('rooms')
+      .set({ end_requested_session: null })
+      .where('channel_key', '=', channelKey)
+      .where('user_key', '=', userKey)
+      .where('end_requested_session', '=', sessionId)
+      .execute();
+  }
+
   async listConversations(channelKey: string, options: { max: number; userKey?: string }): Promise<ConversationRecord[]> {
     let query = this.db.selectFrom('conversations').selectAll().where('channel_key', '=', channelKey);
     if (options.userKey !== undefined) query = query.where('user_key', '=', options.userKey);

@@ -99,7 +99,7 @@ export class CallbacksService {
     const at = timeOf(body, this.clock.now());
     const room = await this.store.journal.getRoom(channel.key, userKey);
     const askedToEnd = room?.endRequestedSession === sessionId;
-    const lastActivity = askedToEnd ? undefined : await this.store.journal.lastCustomerActivityMs(channel.key, userKey, sessionId);
+    const lastActivity = await this.store.journal.lastCustomerActivityMs(channel.key, userKey, sessionId);
     const kind: JournalKind = lastActivity !== undefined && at >= sessionExpiresAt(lastActivity) ? 'expired' : 'ended';
     const cause = kind === 'expired' ? 'expired' : askedToEnd ? 'agent_end' : 'ended';
     const ending = sessionEnding(cause);

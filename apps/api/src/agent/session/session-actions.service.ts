@@ -90,8 +90,17 @@ export class SessionActionsService {
     const room = await this.store.journal.getRoom(channel.key, userKey);
     const inProgress = room?.state === 'in_progress' ? room.sessionId : undefined;
     if (inProgress) await this.store.journal.markEndRequested(channel.key, userKey, inProgress);
-    const result = await call({ senderKey: channel.senderKey, userKey });
-    if (!isUpstreamSuccess(result.code)) return answer(result);
+    let result: UpstreamResult;
+    try {
+      result = await call({ senderKey: channel.senderKey, userKey });
+    } catch (error) {
+      if (inProgress) await this.store.journal.clearEndRequested(channel.key, userKey, inProgress);
+      throw error;
+    }
+    if (!isUpstreamSuccess(result.code)) {
+      if (inProgress) await this.store.journal.clearEndRequested(channel.key, userKey, inProgress);
+      return answer(result);
+    }
     const sessionId = result.sessionId ?? inProgress ?? null;
     if (sessionId) {
       await this.journal.appendSessionEnd(channel.key, {
