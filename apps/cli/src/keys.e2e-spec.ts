@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ApiKeyInfo as ListedKey } from '@brandwire/client';
 import { TEST_SEED, TEST_TOKENS } from '@brandwire/client/testing';
 import { CliSandbox } from './test-support/cli';
+import { freePort } from './test-support/processes';
 
 /** Keys of their own for the tests that revoke one, so that the seed's keys stay for the others. */
 const EXTRA = {
@@ -14,6 +15,9 @@ const EXTRA = {
   offline: { token: 'keys-test-offline-token-00001', name: 'offline-laptop', scope: 'BrandRead', brands: ['acme'] },
   shared: { token: 'keys-test-shared-token-000001', name: 'shared', scope: 'BrandRead', brands: ['acme'] },
   twin: { token: 'keys-test-twin-token-00000001', name: 'twin', scope: 'BrandRead', brands: ['acme'] },
+  storedAside: { token: 'keys-test-stored-token-000001', name: 'stored-laptop', scope: 'BrandWrite', brands: ['acme'] },
+  bystander: { token: 'keys-test-bystander-token-001', name: 'bystander', scope: 'BrandRead', brands: ['acme'] },
+  relaying: { token: 'keys-test-relaying-token-0001', name: 'relaying-laptop', scope: 'BrandWrite', brands: ['acme'] },
 } as const;
 
 const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/;
@@ -139,7 +143,7 @@ describe('keys list, keys revoke and logout against the service', () => {
     const id = await idOf('shared');
     const run = await s.run(['keys', 'revoke', id, '--json'], { token: TEST_TOKENS.admin });
     expect([run.code, run.stderr]).toEqual([0, '']);
-    expect(run.json()).toEqual({ ok: true, id, name: 'shared', revoked: true, self: false, forgotten: false });
+    expect(run.json()).toEqual({ ok: true, id, name: 'shared', revoked: true, self: false, forgotten: false, gateway: null });
   });
 
   it('refuses a reader revoking another key: FORBIDDEN, exit 1, the key untouched', async () => {
@@ -182,13 +186,68 @@ describe('keys list, keys revoke and logout against the service', () => {
     expect([whoami.code, whoami.json<{ code: string }>().code]).toEqual([4, 'AUTH_REQUIRED']);
   });
 
+  it('revokes the stored key with another key from BRANDWIRE_TOKEN and forgets it; a stored key that is another one, or unknown to the service, stays', async () => {
+    const config = s.configDir('revoke-stored-aside');
+    const configFile = join(config, 'config.json');
+    // a stored key the service does not know is not the one revoked
+    await store(config, EXTRA.storedAside.token);
+    writeFileSync(configFile, JSON.stringify({ ...storedConfig(config), token: 'not-a-key-of-this-service' }), { mode: 0o600 });
+    const bystander = await idOf('bystander');
+    const other = await s.run(['keys', 'revoke', bystander, '--json'], { config, token: TEST_TOKENS.admin });
+    expect([other.code, other.stderr]).toEqual([0, '']);
+    expect(other.json()).toEqual({ ok: true, id: bystander, name: 'bystander', revoked: true, self: false, forgotten: false, gateway: null });
+    expect(storedConfig(config)).toHaveProperty('token', 'not-a-key-of-this-service');
+
+    await store(config, EXTRA.storedAside.token);
+    const id = await idOf('stored-laptop');
+    const json = await s.run(['keys', 'revoke', id, '--json'], { config, token: TEST_TOKENS.admin });
+    expect([json.code, json.stderr]).toEqual([0, '']);
+    expect(json.json()).toEqual({ ok: true, id, name: 'stored-laptop', revoked: true, self: false, forgotten: true, gateway: null });
+    expect(storedConfig(config)).toEqual({ endpoint: s.url, channel: 'acme-kakao', knowledge: { queryPort: 8795 } });
+    expect(mode(config)).toBe(0o600);
+    expect(await serviceStatus(EXTRA.storedAside.token)).toBe(401);
+    expect(await serviceStatus(TEST_TOKENS.admin)).toBe(200);
+    // the next command says no key is stored, not that the service refuses it
+    const whoami = await s.run(['whoami', '--json'], { config });
+    expect([whoami.code, whoami.json<{ code: string }>().code]).toEqual([4, 'AUTH_REQUIRED']);
+
+    // the text for people says so
+    const made = await s.run(['keys', 'create', 'stored-again', '--scope', 'BrandRead', '--json'], { token: TEST_TOKENS.admin });
+    const again = made.json<{ id: string; token: string }>();
+    await store(config, again.token);
+    const text = await s.run(['keys', 'revoke', again.id], { config, token: TEST_TOKENS.admin });
+    expect([text.code, text.stderr]).toEqual([0, '']);
+    expect(text.stdout).toBe(`Revoked key ${again.id} (stored-again). It was the key stored in ${configFile} (the key in use came from BRANDWIRE_TOKEN): removed it from there.\n`);
+    expect(storedConfig(config)).not.toHaveProperty('token');
+  });
+
+  it('logs out while a gateway relays with the key: says the gateway keeps it until it is stopped or restarted with a new key', async () => {
+    const config = s.configDir('logout-gateway');
+    const setup = await s.run(['setup', EXTRA.relaying.token, '--query-port', String(await freePort()), '--crm-url', 'http://127.0.0.1:9/crm', '--json'], { config });
+    expect([setup.code, setup.stderr]).toEqual([0, '']);
+    const start = await s.run(['gateway', 'start', '--json'], { config });
+    try {
+      expect([start.code, start.stderr]).toEqual([0, '']);
+      const { pid } = start.json<{ pid: number; relays: string[] }>();
+      expect(start.json()).toMatchObject({ started: true, relays: ['CRM'] });
+      const run = await s.run(['logout', '--json'], { config });
+      expect(run.code).toBe(0);
+      expect(run.json()).toMatchObject({ ok: true, revoked: true, service: 'revoked', name: 'relaying-laptop', forgotten: true, gateway: { pid } });
+      expect(run.stderr).toBe(
+        `The gateway (pid ${pid}) relays nothing while the service refuses its key: \`brandwire login\` stores a new one, which a gateway started with the stored key reads by itself (one started with a key from BRANDWIRE_TOKEN needs \`brandwire gateway restart\`); \`brandwire gateway stop\` stops it.\n`,
+      );
+    } finally {
+      await s.run(['gateway', 'stop', '--timeout', '2'], { config });
+    }
+  });
+
   it('logs out: revokes the stored key on the service and removes it from the config file (still 0600)', async () => {
     const config = s.configDir('logout');
     await store(config, EXTRA.laptop.token);
     const id = await idOf('laptop');
     const run = await s.run(['logout', '--json'], { config });
     expect([run.code, run.stderr]).toEqual([0, '']);
-    expect(run.json()).toEqual({ ok: true, endpoint: s.url, configPath: join(config, 'config.json'), revoked: true, service: 'revoked', id, name: 'laptop', forgotten: true });
+    expect(run.json()).toEqual({ ok: true, endpoint: s.url, configPath: join(config, 'config.json'), revoked: true, service: 'revoked', id, name: 'laptop', forgotten: true, gateway: null });
     const stored = storedConfig(config);
     expect(stored).toEqual({ endpoint: s.url, channel: 'acme-kakao', knowledge: { queryPort: 8795 } });
     expect(JSON.stringify(stored)).not.toContain(EXTRA.laptop.token);
@@ -221,6 +280,7 @@ describe('keys list, keys revoke and logout against the service', () => {
       name: 'old-laptop',
       reason: { code: 'UNAUTHORIZED', message: expect.any(String) },
       forgotten: true,
+      gateway: null,
     });
     expect(storedConfig(config)).toEqual({ endpoint: s.url, channel: 'acme-kakao', knowledge: { queryPort: 8795 } });
     expect(mode(config)).toBe(0o600);
@@ -255,6 +315,7 @@ describe('keys list, keys revoke and logout against the service', () => {
       name: 'offline-laptop',
       reason: { code: 'NETWORK', message: 'could not reach the service at http://127.0.0.1:9: ECONNREFUSED' },
       forgotten: true,
+      gateway: null,
     });
     expect(run.stderr).toContain('Warning: the key "offline-laptop" is NOT revoked: the service could not be told (could not reach the service at http://127.0.0.1:9: ECONNREFUSED)');
     expect(storedConfig(config)).not.toHaveProperty('token');
@@ -295,7 +356,7 @@ describe('keys list, keys revoke and logout against the service', () => {
     expect([text.code, text.stdout, text.stderr]).toEqual([0, `No key is stored in ${join(config, 'config.json')}: nothing to log out.\n`, '']);
     const json = await s.run(['logout', '--json'], { config });
     expect(json.code).toBe(0);
-    expect(json.json()).toEqual({ ok: true, endpoint: s.url, configPath: join(config, 'config.json'), revoked: false, service: 'not-asked', forgotten: false, id: null, name: null });
+    expect(json.json()).toEqual({ ok: true, endpoint: s.url, configPath: join(config, 'config.json'), revoked: false, service: 'not-asked', forgotten: false, id: null, name: null, gateway: null });
     expect(existsSync(config)).toBe(false);
   });
 

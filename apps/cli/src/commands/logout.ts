@@ -1,12 +1,12 @@
 import { boolean } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import { clientFor } from '../lib/connect';
-import { type LogoutResult, runLogout } from '../lib/keys';
+import { type LogoutResult, gatewayKeepsKeyNote, runLogout } from '../lib/keys';
 
 export default class Logout extends BrandwireCommand {
   static override summary = 'Revoke the stored key on the service and remove it from the config file';
   static override description = [
-    'Finds the stored key\'s id (GET /api/agent/keys), revokes it (DELETE /api/agent/keys/{id}) and removes it from the config file; the endpoint, the default channel and the gateway settings stay. A key the service refuses already (revoked before) is removed too: --json tells `revoked: false`, `service: "already-refused"`. When the service cannot be told (out of reach, or another failure) the key stays stored and logout fails (exit 1), since a key below Admin could not revoke itself later without it; --force removes it anyway (exit 0, `service: "unreachable"` or `"failed"`, and stderr says it still works until it is revoked). With no key stored there is nothing to do (exit 0, `service: "not-asked"`).',
+    'Finds the stored key\'s id (GET /api/agent/keys), revokes it (DELETE /api/agent/keys/{id}) and removes it from the config file; the endpoint, the default channel and the gateway settings stay. A key the service refuses already (revoked before) is removed too: --json tells `revoked: false`, `service: "already-refused"`. When the service cannot be told (out of reach, or another failure) the key stays stored and logout fails (exit 1), since a key below Admin could not revoke itself later without it; --force removes it anyway (exit 0, `service: "unreachable"` or `"failed"`, and stderr says it still works until it is revoked). With no key stored there is nothing to do (exit 0, `service: "not-asked"`). A running gateway that relays is refused with the key from then on until `brandwire login` gives it a new one (or, started with BRANDWIRE_TOKEN, `brandwire gateway restart`): stderr says so, and --json tells its pid (`gateway: {pid}`, else null).',
     'A key from BRANDWIRE_TOKEN other than the stored one is a usage error (exit 2): logout changes neither the environment nor that key; unset BRANDWIRE_TOKEN to log out the stored key, or revoke the environment\'s key with `brandwire keys revoke <id>`.',
   ].join('\n\n');
   static override examples = ['<%= config.bin %> logout', '<%= config.bin %> logout --json', '<%= config.bin %> logout --force'];
@@ -23,6 +23,7 @@ export default class Logout extends BrandwireCommand {
       this.note(`Warning: ${name} is NOT revoked: the service could not be told (${result.reason.message}). It works until it is revoked: with an Admin key, \`brandwire keys list\` shows its id and \`brandwire keys revoke <id>\` revokes it.`);
     }
     if (result.forgotten && session.tokenSource === 'env') this.note('BRANDWIRE_TOKEN holds the same key: unset it.');
+    if (result.gateway) this.note(gatewayKeepsKeyNote(result.gateway));
     await this.show(() => {
       switch (result.service) {
         case 'revoked':

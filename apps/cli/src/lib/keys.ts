@@ -3,6 +3,10 @@ import { CliError, usageError } from './cli-error';
 import { EXIT } from './exit-codes';
 import { type Session, type StoredConfig, writeConfig } from './config-store';
 import { sessionEndpoint } from './connect';
+import { type RunningGateway, runningGateway } from './gateway-control';
+
+/** Makes a client of the service with a key: connect's clientFor. */
+type ClientFor = (endpoint: string, token: string) => Promise<BrandwireClient>;
 
 /** The stored key is the one the tool uses: none from BRANDWIRE_TOKEN, or the same one. */
 export function usesStoredKey(session: Session): boolean {
@@ -23,15 +27,64 @@ export function forgetStoredKey(session: Session): boolean {
   return true;
 }
 
+/**
+ * A running gateway that relays with a key: refused from now on, until it reads a new key (`login`) or is restarted.
+ * One whose state file says it relays nothing holds no key; one found by its command line may.
+ */
+export interface GatewayWithKey {
+  pid: number;
+}
+
+export function keyHolder(running: RunningGateway | undefined): GatewayWithKey | null {
+  if (running === undefined) return null;
+  const relays = running.relays === undefined || running.relays.length > 0 || running.commandsUrl !== undefined;
+  return relays ? { pid: running.pid } : null;
+}
+
+function gatewayWithKey(): GatewayWithKey | null {
+  return keyHolder(runningGateway());
+}
+
+export function gatewayKeepsKeyNote(gateway: GatewayWithKey): string {
+  return `The gateway (pid ${gateway.pid}) relays nothing while the service refuses its key: \`brandwire login\` stores a new one, which a gateway started with the stored key reads by itself (one started with a key from BRANDWIRE_TOKEN needs \`brandwire gateway restart\`); \`brandwire gateway stop\` stops it.`;
+}
+
 export type KeyRevocation = RevokedKeyResponse & {
-  /** the revoked key was the stored one the tool uses, and is gone from the config file now */
+  /** the revoked key was the one stored in the config file (the key in use, or another), and is gone from it now */
   forgotten: boolean;
+  /** a running gateway that may still use the forgotten key; null when none does or nothing was forgotten */
+  gateway: GatewayWithKey | null;
 };
 
-/** `keys revoke`: the service's answer, and the stored key forgotten when the key revoked itself (as logout does). */
-export async function revokeKey(client: BrandwireClient, session: Session, id: string): Promise<KeyRevocation> {
+/**
+ * The stored key's id on the session's service, when the key in use is another one (from BRANDWIRE_TOKEN): it is
+ * asked with the stored key itself, which lists at least itself, marked current. Null when no other key is stored,
+ * or the service does not know it (then it cannot be the one revoked there).
+ */
+async function otherStoredKeyId(session: Session, clientFor: ClientFor): Promise<string | null> {
+  const stored = session.config.token;
+  if (stored === undefined || stored === session.token) return null;
+  const { isApiError } = await import('@brandwire/client');
+  try {
+    const { keys } = await (await clientFor(sessionEndpoint(session), stored)).keys();
+    return keys.find((key) => key.current)?.id ?? null;
+  } catch (error) {
+    if (isApiError(error) && error.code === 'UNAUTHORIZED') return null;
+    throw error;
+  }
+}
+
+/**
+ * `keys revoke`: the service's answer, and the stored key forgotten (as logout does) when it is the key revoked:
+ * the key in use revoking itself, or another key stored beside a key from BRANDWIRE_TOKEN. The stored key's id is
+ * asked before revoking, since the service refuses it afterwards.
+ */
+export async function revokeKey(client: BrandwireClient, session: Session, clientFor: ClientFor, id: string): Promise<KeyRevocation> {
+  const storedId = await otherStoredKeyId(session, clientFor);
   const reply = await client.revokeKey(id);
-  return { ...reply, forgotten: reply.self && usesStoredKey(session) ? forgetStoredKey(session) : false };
+  const stored = reply.self ? usesStoredKey(session) : reply.id === storedId;
+  const forgotten = stored && forgetStoredKey(session);
+  return { ...reply, forgotten, gateway: forgotten ? gatewayWithKey() : null };
 }
 
 /**
@@ -54,6 +107,8 @@ export interface LogoutResult {
   configPath: string;
   /** why the service did not revoke it: its error code and message, or the network failure */
   reason?: { code: string; message: string };
+  /** a running gateway that may still use the key; null when none does or nothing was forgotten */
+  gateway: GatewayWithKey | null;
 }
 
 type Revocation = Pick<LogoutResult, 'revoked' | 'service' | 'id' | 'name' | 'reason'>;
@@ -88,7 +143,7 @@ async function revokeOwnKey(connect: () => Promise<BrandwireClient>, storedName:
  */
 export async function runLogout(
   session: Session,
-  clientFor: (endpoint: string, token: string) => Promise<BrandwireClient>,
+  clientFor: ClientFor,
   options: { force: boolean },
 ): Promise<LogoutResult> {
   const stored = session.config.token;
@@ -99,7 +154,7 @@ export async function runLogout(
     );
   }
   const base = { ok: true as const, endpoint: session.endpoint, configPath: session.configPath };
-  if (stored === undefined) return { ...base, revoked: false, service: 'not-asked', forgotten: false, id: null, name: null };
+  if (stored === undefined) return { ...base, revoked: false, service: 'not-asked', forgotten: false, id: null, name: null, gateway: null };
   const revocation = await revokeOwnKey(() => clientFor(sessionEndpoint(session), stored), session.config.keyName ?? null);
   const untold = revocation.service === 'unreachable' || revocation.service === 'failed';
   if (untold && !options.force) {
@@ -112,5 +167,5 @@ export async function runLogout(
       'run logout again once the service answers, or `brandwire logout --force` to remove it from this machine anyway (it keeps working until it is revoked)',
     );
   }
-  return { ...base, ...revocation, forgotten: forgetStoredKey(session) };
+  return { ...base, ...revocation, forgotten: forgetStoredKey(session), gateway: gatewayWithKey() };
 }

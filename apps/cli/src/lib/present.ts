@@ -39,15 +39,20 @@ export async function presentKeys(reply: KeysResponse): Promise<string> {
   return `${await table(['', 'ID', 'NAME', 'SCOPE', 'BRANDS', 'CREATED'], rows)}\n* the key in use${note}`;
 }
 
+/** A customer's message: `kind: message` in the REST answer, named as `history` names its line (`role: customer`). */
+function kindText(kind: string): string {
+  return kind === 'message' ? 'customer' : kind;
+}
+
 export async function presentRooms(reply: RoomsResponse): Promise<string> {
   if (reply.rooms.length === 0) return `No consultation in progress on ${reply.brand}.`;
-  const rows = reply.rooms.map((r) => [r.userKey, formatTimestamp(r.lastTimestampUnixMs), r.lastKind, oneLine(r.lastText, 50), r.count]);
+  const rows = reply.rooms.map((r) => [r.userKey, formatTimestamp(r.lastTimestampUnixMs), kindText(r.lastKind), oneLine(r.lastText, 50), r.count]);
   return table(['CUSTOMER', 'LAST ACTIVITY', 'KIND', 'LAST TEXT', 'ITEMS'], rows);
 }
 
 export async function presentMessages(reply: MessagesResponse): Promise<string> {
   if (reply.messages.length === 0) return `No messages with ${reply.userKey} on ${reply.brand}.`;
-  const rows = reply.messages.map((m) => [m.seq, formatTimestamp(m.timestampUnixMs), m.kind, m.deleted ? paint('(deleted)', 'dim') : oneLine(m.text, 50), m.serial ?? '']);
+  const rows = reply.messages.map((m) => [m.seq, formatTimestamp(m.timestampUnixMs), kindText(m.kind), m.deleted ? paint('(deleted)', 'dim') : oneLine(m.text, 50), m.serial ?? '']);
   return `Messages with ${reply.userKey} on ${reply.brand}, newest first:\n${await table(['SEQ', 'TIME', 'KIND', 'TEXT', 'SERIAL'], rows)}`;
 }
 
