@@ -149,6 +149,19 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     expect(query.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', lines: ['#1 ok (1 row)', expect.stringMatching(/^#2 FAILED: .*Nope/)] });
     const write = await cli(['knowledge', 'search', '--cypher', "CREATE (:Channel {key: 'x'})", '--json']);
     expect(write.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', error: expect.stringMatching(/read-only/i) });
+    for (const args of [['query', 'RETURN $p'], ['search', '--cypher', 'RETURN $p']]) {
+      const parameter = await cli(['knowledge', ...args, '--json']);
+      expect({ args, code: parameter.code, json: parameter.json() }).toEqual({
+        args,
+        code: 2,
+        json: { ok: false, code: 'MISSING_PARAMETER', error: 'Missing query parameter: $p', hint: 'write the value into the statement: the tool passes no parameters' },
+      });
+    }
+    // each statement of a batch is one call to the gateway: the batch's limit holds for them all
+    const rows = 'UNWIND range(1, 60000) AS x RETURN x';
+    const overLimit = await cli(['knowledge', 'query', `${rows}; ${rows}`, '--json']);
+    expect(overLimit.code).toBe(1);
+    expect(overLimit.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', lines: ['#1 ok (60000 rows)', expect.stringMatching(/^#2 FAILED: This statement takes the batch's results to 120,000 rows, over the 100,000 a batch may answer in all/)] });
 
     const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: config } });
     try {

@@ -4,7 +4,6 @@
  * an AI, and the team chat's commands.
  */
 import { GATEWAY_SERVICE, type KnowledgeBackend, KnowledgeApiError, type KnowledgeServer, newAccessToken, startKnowledgeServer } from '@brandwire/knowledge-web';
-import { BrandwireClient } from '@brandwire/client';
 import { dirname, join } from 'node:path';
 import { type CommandServer, startCommandServer } from './commands/command-server';
 import { Memos } from './commands/memos';
@@ -16,6 +15,7 @@ import { guardMemory } from './memory-guard';
 import { type RunningRelay, startRelay } from './relay/relay';
 import { RelayCursors } from './relay/relay-cursors';
 import { RELAY_ENV, aiReplyName, relayName, relaySettingsFrom } from './relay/relay-settings';
+import { ServiceKey } from './service-key';
 import { removeState, writeState } from './state-file';
 
 export interface RunningGateway {
@@ -35,6 +35,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
   const relaySettings = relaySettingsFrom(env[RELAY_ENV]);
   const relayCursors = relaySettings && (relaySettings.targets.length > 0 || relaySettings.ai) ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
   const memos = relaySettings?.commands ? new Memos(join(dirname(options.state), 'memos.json')) : undefined;
+  const key = relaySettings && new ServiceKey(relaySettings.endpoint, relaySettings.token, relaySettings.configFile, log);
   const backend = await openGraphBackend(options.graph);
   const queryToken = newAccessToken();
   let server: KnowledgeServer | undefined;
@@ -50,9 +51,8 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
       onError: (error, path) => log(`error: GET ${path} failed: ${messageOf(error)}`),
     });
     const relays = relaySettings && relayCursors ? [...relaySettings.targets.map(relayName), ...(relaySettings.ai ? [aiReplyName(relaySettings.ai)] : [])] : [];
-    if (relaySettings?.commands && memos) {
-      const client = new BrandwireClient({ endpoint: relaySettings.endpoint, token: relaySettings.token, userAgent: 'brandwire-gateway' });
-      commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(client, memos, log), log);
+    if (relaySettings?.commands && memos && key) {
+      commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(() => key.client(), memos, log), log);
     }
     log(`gateway started: pid ${process.pid}, query API and view on ${server.url} (its token in ${options.state}), ${describeGraph(options.graph, status)}`);
     if (commandServer && relaySettings?.commands) log(`team-chat commands (${relaySettings.commands.type}) on ${commandServer.url}`);
@@ -68,7 +68,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
   }
   const listening = server;
   const commandsListening = commandServer;
-  const relay: RunningRelay | undefined = relaySettings && relayCursors ? startRelay(relaySettings, relayCursors, log) : undefined;
+  const relay: RunningRelay | undefined = relaySettings && key && relayCursors ? startRelay(relaySettings, key, relayCursors, log) : undefined;
   const unguard = guardMemory(options.memoryLimitMb, (rssMb) => {
     log(`error: the gateway uses ${rssMb} MB, over its limit of ${options.memoryLimitMb} MB (a query building a huge list, such as UNWIND range(1, 100000000)); stopping before the machine runs out of memory`);
     removeState(options.state, process.pid);

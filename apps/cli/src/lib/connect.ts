@@ -53,10 +53,10 @@ export function sessionEndpoint(session: Pick<Session, 'endpoint' | 'endpointSou
   }
 }
 
-/** A client of the service; loads the client lib (and its HTTP library) only now. */
-export async function clientFor(endpoint: string, token: string | undefined): Promise<BrandwireClient> {
+/** A client of the service; loads the client lib (and its HTTP library) only now. `timeoutMs`: per request (default 30 s). */
+export async function clientFor(endpoint: string, token: string | undefined, timeoutMs?: number): Promise<BrandwireClient> {
   const { BrandwireClient } = await import('@brandwire/client');
-  return new BrandwireClient({ endpoint: checkEndpoint(endpoint, 'the endpoint'), token, userAgent: userAgent() });
+  return new BrandwireClient({ endpoint: checkEndpoint(endpoint, 'the endpoint'), token, userAgent: userAgent(), ...(timeoutMs !== undefined && { timeoutMs }) });
 }
 
 /** A client with the session's key; without a key this is the "authentication needed" failure (exit 4). */

@@ -59,14 +59,17 @@ export function gatewayViewUrl(port: number, queryToken: string | undefined): st
 
 export type GatewayStartResult = { ok: true; started: boolean; pid: number; port: number; startedAt: string; viewUrl: string | null } & GatewayRelays & GatewayPaths;
 
-/** Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer. */
-export async function startGateway(session: Session): Promise<GatewayStartResult> {
+/**
+ * Starts the daemon unless it runs already (then says so: started false), and waits for its query API to answer.
+ * `note` tells people what the start goes on without (a key it could not check).
+ */
+export async function startGateway(session: Session, note?: (message: string) => void): Promise<GatewayStartResult> {
   const paths = gatewayPaths();
   mkdirSync(dirname(paths.statePath), { recursive: true, mode: 0o700 });
-  return whileHolding(`${paths.statePath}.starting`, START_TIMEOUT_MS + 5_000, () => startUnlessRunning(session, paths));
+  return whileHolding(`${paths.statePath}.starting`, START_TIMEOUT_MS + 5_000, () => startUnlessRunning(session, paths, note));
 }
 
-async function startUnlessRunning(session: Session, paths: GatewayPaths): Promise<GatewayStartResult> {
+async function startUnlessRunning(session: Session, paths: GatewayPaths, note: ((message: string) => void) | undefined): Promise<GatewayStartResult> {
   const { config } = session;
   const running = runningGateway(paths);
   if (running) {
@@ -84,7 +87,7 @@ async function startUnlessRunning(session: Session, paths: GatewayPaths): Promis
   if (await portTaken(port)) {
     throw new CliError('PORT_IN_USE', `port ${port} on 127.0.0.1 is taken by another program`, EXIT.error, { port }, 'stop that program, or choose another port: `brandwire setup <key> --query-port <n>`');
   }
-  const relayEnv = await relayEnvironment(session);
+  const relayEnv = await relayEnvironment(session, note);
   const logFrom = logSize(paths.logPath);
   const daemon = await spawnDetached(['--graph', paths.graphPath, '--state', paths.statePath, '--port', String(port)], paths.logPath, relayEnv);
   // the new daemon's token is in the state file it writes once listening

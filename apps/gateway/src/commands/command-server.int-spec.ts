@@ -1,6 +1,8 @@
 import type { BrandwireClient } from '@brandwire/client';
 import { createHmac, generateKeyPairSync, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCommandServer } from './command-server';
@@ -69,7 +71,7 @@ describe('the command server', () => {
         },
         end: ({ userKey, greeting }: { userKey: string; greeting?: string }) => (asked.push(`end ${userKey} ${JSON.stringify(greeting)}`), Promise.resolve({ ok: true, sessionId: 't' })),
       } as unknown as BrandwireClient;
-      const server = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, new TeamCommands(client, new Memos(join(dir, 'memos.json')), () => undefined), (line) => lines.push(line));
+      const server = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, new TeamCommands(() => client, new Memos(join(dir, 'memos.json')), () => undefined), (line) => lines.push(line));
       ({ url, close } = server);
     });
     afterAll(async () => {
@@ -150,18 +152,89 @@ describe('the command server', () => {
       expect(capitals.status).toBe(401);
     });
 
-    it("answers within Discord's 3 s when the command takes longer, for the asker only, saying it goes on", async () => {
-      const never = { run: () => new Promise<CommandOutcome>(() => undefined) } as unknown as TeamCommands;
-      const slow = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, never, () => undefined);
-      try {
-        const body = JSON.stringify(slash('cs-close', { customer: 'rita', greeting: 'Bye' }));
+    /** Discord's API as the gateway gives a deferred answer there: each request, and its body. */
+    const startDiscordApi = async (): Promise<{ url: string; received: Array<{ call: string; body: unknown }>; close: () => Promise<void> }> => {
+      const received: Array<{ call: string; body: unknown }> = [];
+      const api = createServer((req, res) => {
+        let raw = '';
+        req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+        req.on('end', () => {
+          received.push({ call: `${req.method ?? ''} ${req.url ?? ''}`, body: raw === '' ? undefined : (JSON.parse(raw) as unknown) });
+          if (req.method === 'DELETE') return res.writeHead(204).end();
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"42"}');
+        });
+      });
+      await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+      return {
+        url: `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v10`,
+        received,
+        close: () => new Promise<void>((resolve) => (api.closeAllConnections(), api.close(() => resolve()))),
+      };
+    };
+    const until = async (what: string, probe: () => boolean): Promise<void> => {
+      const deadline = Date.now() + 10_000;
+      while (!probe()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    };
+
+    it("defers a command that takes longer than Discord's 3 s, then edits the answer in, in the channel or for the asker only", async () => {
+      const discord = await startDiscordApi();
+      const lines: string[] = [];
+      const outcomes: Record<string, CommandOutcome> = {
+        '/cs-close': { outcome: 'done', text: 'ended the consultation with rita (acme-kakao)' },
+        '/cs-who': { outcome: 'done', text: 'rita (acme-kakao): consultation in progress', private: true },
+        '/cs-memo': { outcome: 'failed', text: '/cs-memo for rita (acme-kakao) failed: UPSTREAM_UNAVAILABLE, down' },
+      };
+      const slowly = { run: (request: CommandRequest) => new Promise<CommandOutcome>((resolve) => setTimeout(() => resolve(outcomes[request.command] as CommandOutcome), 3_500)) } as unknown as TeamCommands;
+      const slow = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, slowly, (line) => lines.push(line), { discordApi: discord.url });
+      const ask = async (interaction: object, token: string): Promise<unknown> => {
+        const body = JSON.stringify({ id: String(Math.random()), application_id: '1234', token, version: 1, ...interaction });
         const started = Date.now();
         const response = await fetch(slow.url, { method: 'POST', headers: signedHeaders(body), body });
         expect(Date.now() - started).toBeLessThan(3_000);
-        expect(await response.json()).toEqual({
-          type: 4,
-          data: { content: '/cs-close is taking longer than Discord waits; it goes on, and /cs-who shows how it ended', allowed_mentions: { parse: [] }, flags: 64 },
-        });
+        return response.json();
+      };
+      try {
+        const [close, who, memo] = await Promise.all([
+          ask(slash('cs-close', { customer: 'rita' }), 'close-token'),
+          ask(slash('cs-who', { customer: 'rita' }), 'who-token'),
+          ask(slash('cs-memo', { customer: 'rita', memo: 'call back' }), 'memo-token'),
+        ]);
+        // DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: Discord shows "thinking…", in the channel or (EPHEMERAL) to the asker only
+        expect(close).toEqual({ type: 5 });
+        expect(who).toEqual({ type: 5, data: { flags: 64 } });
+        expect(memo).toEqual({ type: 5 });
+        await until('the three deferred answers', () => discord.received.length >= 4);
+        const calls = [...discord.received].sort((a, b) => a.call.localeCompare(b.call));
+        expect(calls).toEqual([
+          { call: 'DELETE /api/v10/webhooks/1234/memo-token/messages/@original', body: undefined },
+          { call: 'PATCH /api/v10/webhooks/1234/close-token/messages/@original', body: { content: 'ended the consultation with rita \\(acme-kakao\\)', allowed_mentions: { parse: [] } } },
+          { call: 'PATCH /api/v10/webhooks/1234/who-token/messages/@original', body: { content: 'rita \\(acme-kakao\\): consultation in progress', allowed_mentions: { parse: [] } } },
+          // a failure is for the asker only: the "thinking…" everyone saw goes, and the answer follows for the asker
+          { call: 'POST /api/v10/webhooks/1234/memo-token', body: { content: '/cs-memo for rita \\(acme-kakao\\) failed: UPSTREAM\\_UNAVAILABLE, down', allowed_mentions: { parse: [] }, flags: 64 } },
+        ]);
+        expect(discord.received.findIndex((r) => r.call.startsWith('DELETE'))).toBeLessThan(discord.received.findIndex((r) => r.call.startsWith('POST')));
+        expect(lines).toEqual([]);
+      } finally {
+        await slow.close();
+        await discord.close();
+      }
+    });
+
+    it('logs a deferred answer Discord did not take, without the interaction token', async () => {
+      const discord = await startDiscordApi();
+      await discord.close();
+      const lines: string[] = [];
+      const slowly = { run: () => new Promise<CommandOutcome>((resolve) => setTimeout(() => resolve({ outcome: 'done', text: 'ended' }), 3_000)) } as unknown as TeamCommands;
+      const slow = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, slowly, (line) => lines.push(line), { discordApi: discord.url });
+      try {
+        const body = JSON.stringify({ id: '77', application_id: '1234', token: 'secret-interaction-token', version: 1, ...slash('cs-close', { customer: 'rita' }) });
+        expect(await (await fetch(slow.url, { method: 'POST', headers: signedHeaders(body), body })).json()).toEqual({ type: 5 });
+        await until('the failure to be logged', () => lines.length > 0);
+        expect(lines).toEqual([expect.stringMatching(/^error: the deferred Discord answer to \/cs-close could not be given \(ECONNREFUSED\): Discord shows that the application did not respond$/) as unknown]);
+        expect(lines.join('\n')).not.toContain('secret-interaction-token');
       } finally {
         await slow.close();
       }

@@ -6,7 +6,8 @@ import { markdownEscaped, slackEscaped } from '../relay/relay-event';
 import { SIGNED_MAX_AGE_S, isGenuine, signatureHeaderOf } from './command-auth';
 import { type CommandRequest, commandOf } from './command-request';
 import { COMMANDS_PATH, type CommandSettings } from './command-settings';
-import { DISCORD_PONG, discordAnswer, discordInteractionOf } from './discord-interaction';
+import { DISCORD_PONG, type LaterAnswer, discordAnswer, discordDeferral, discordInteractionOf, discordMessage } from './discord-interaction';
+import { DISCORD_API, giveLaterAnswer } from './discord-later-answer';
 import type { CommandOutcome, TeamCommands } from './team-commands';
 
 const LARGEST_BODY = 64 * 1024;
@@ -21,16 +22,23 @@ export interface CommandServer {
   close(): Promise<void>;
 }
 
+export interface CommandServerOptions {
+  /** where deferred Discord answers are given (Discord's API unless told) */
+  discordApi?: string;
+}
+
 /**
  * Takes the team chat's commands on loopback (`POST /chat/command`; a tunnel or a proxy brings them from the team
  * chat), each checked for the team chat's signature or token before anything is read from it, and answers in the
  * team chat's own format: Slack `{response_type, text}`, Teams `{type: "message", text}`, Discord an interaction
- * response (`{type: 4, data: {content, …}}`; its PING `{type: 1}`), else `{ok, text}`.
+ * response (`{type: 4, data: {content, …}}`; its PING `{type: 1}`; a command that takes longer than Discord waits is
+ * deferred, `{type: 5}`, and its answer edited in once it is done), else `{ok, text}`.
  */
-export async function startCommandServer(settings: CommandSettings, commands: TeamCommands, report: (line: string) => void): Promise<CommandServer> {
+export async function startCommandServer(settings: CommandSettings, commands: TeamCommands, report: (line: string) => void, options: CommandServerOptions = {}): Promise<CommandServer> {
   const guard = new RequestGuard(settings, report);
+  const discordApi = options.discordApi ?? DISCORD_API;
   const server = createServer((req, res) => {
-    handle(settings, commands, guard, req, res).catch((error: unknown) => {
+    handle(settings, commands, guard, discordApi, report, req, res).catch((error: unknown) => {
       report(`error: a team-chat command failed: ${messageOf(error)}`);
       if (!res.headersSent) refusal(res, 'INTERNAL', 'the command failed; the gateway log says why');
     });
@@ -52,7 +60,15 @@ export async function startCommandServer(settings: CommandSettings, commands: Te
   };
 }
 
-async function handle(settings: CommandSettings, commands: TeamCommands, guard: RequestGuard, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  settings: CommandSettings,
+  commands: TeamCommands,
+  guard: RequestGuard,
+  discordApi: string,
+  report: (line: string) => void,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   if (req.url?.split('?')[0] !== COMMANDS_PATH) return refusal(res, 'NO_ROUTE', `the team chat's commands go to POST ${COMMANDS_PATH}`);
   if (req.method !== 'POST') return refusal(res, 'METHOD_NOT_ALLOWED', `POST ${COMMANDS_PATH}`);
   const body = await readBody(req);
@@ -60,25 +76,37 @@ async function handle(settings: CommandSettings, commands: TeamCommands, guard: 
   const why = guard.refusal(req, body);
   if (why !== undefined) return refusal(res, 'UNAUTHORIZED', why);
   let request: CommandRequest | string;
+  let later: LaterAnswer | undefined;
   if (settings.type === 'discord') {
     const interaction = discordInteractionOf(body);
     if (interaction.kind === 'ping') return answer(res, 200, DISCORD_PONG);
     if (interaction.kind === 'refused') return refusal(res, 'BAD_REQUEST', interaction.why);
     request = interaction.request;
+    later = interaction.later;
   } else {
     request = commandOf(settings.type, body, req.headers['content-type'] ?? '');
   }
   if (typeof request === 'string') return reply(settings, res, { outcome: 'mistake', text: request });
   const running = commands.run(request);
-  // a team chat that waited too long shows an error of its own: it is told in time that the command goes on
-  const late: CommandOutcome = {
-    outcome: 'failed',
-    text: `${request.command} is taking longer than ${TEAM_CHAT_NAMES[settings.type]} waits; it goes on, and /cs-who shows how it ended`,
-  };
   let timer: NodeJS.Timeout | undefined;
-  const outcome = await Promise.race([running, new Promise<CommandOutcome>((resolve) => (timer = setTimeout(() => resolve(late), ANSWER_WITHIN_MS[settings.type])))]);
+  const outcome = await Promise.race([running, new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ANSWER_WITHIN_MS[settings.type])))]);
   clearTimeout(timer);
-  reply(settings, res, outcome);
+  if (outcome !== 'late') return reply(settings, res, outcome);
+  if (later) return deferDiscordAnswer(discordApi, later, request.command, running, res, report);
+  // a team chat that waited too long shows an error of its own: it is told in time that the command goes on
+  reply(settings, res, { outcome: 'failed', text: `${request.command} is taking longer than ${TEAM_CHAT_NAMES[settings.type]} waits; it goes on, and /cs-who shows how it ended` });
+}
+
+/**
+ * Answers Discord "thinking…" now and gives the answer once the command is done: in the channel, except for /cs-who,
+ * whose answer (a customer's words, the memos) is for the asker only, as a mistake or a failure is.
+ */
+function deferDiscordAnswer(api: string, later: LaterAnswer, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): void {
+  const deferredForAsker = command === '/cs-who';
+  answer(res, 200, discordDeferral(deferredForAsker));
+  void running
+    .then(({ outcome, text, private: forAsker }) => giveLaterAnswer(api, later, deferredForAsker, discordMessage(text, outcome !== 'done' || forAsker === true)))
+    .catch((error: unknown) => report(`error: the deferred Discord answer to ${command} could not be given (${messageOf(error)}): Discord shows that the application did not respond`));
 }
 
 /** Checks each request's signature or token, refuses a signed request seen before (a replay), and logs refusals sparingly. */

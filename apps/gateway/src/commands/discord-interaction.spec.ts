@@ -4,45 +4,55 @@ const json = (value: unknown): Buffer => Buffer.from(JSON.stringify(value));
 const command = (name: string, options: Array<{ name: string; value: unknown }>, who: object = { member: { user: { id: '1', username: 'jun' } } }) =>
   json({ type: 2, id: '1', application_id: '2', token: 't', data: { id: '3', name, type: 1, options: options.map((o) => ({ ...o, type: 3 })) }, ...who });
 
+/** where the answer of a deferred interaction goes: its application and token, as `command` gives them */
+const later = { applicationId: '2', token: 't' };
+
 describe("Discord's interactions", () => {
   it("reads its PING and its slash commands: the name without the slash, the customer and the rest from the options, the user from member.user or user", () => {
     expect(discordInteractionOf(json({ type: 1, id: '1', application_id: '2' }))).toEqual({ kind: 'ping' });
     expect(discordInteractionOf(command('cs-who', [{ name: 'customer', value: 'acme-kakao:rita' }]))).toEqual({
       kind: 'command',
+      later,
       request: { command: '/cs-who', customer: 'acme-kakao:rita', args: '', user: 'jun' },
     });
     expect(discordInteractionOf(command('cs-memo', [{ name: 'memo', value: ' VIP: calls after 6 pm ' }, { name: 'customer', value: 'rita' }]))).toEqual({
       kind: 'command',
+      later,
       request: { command: '/cs-memo', customer: 'rita', args: 'VIP: calls after 6 pm', user: 'jun' },
     });
     // in a direct message the user is `user`; the greeting is optional
     expect(discordInteractionOf(command('CS-CLOSE', [{ name: 'customer', value: 'rita' }], { user: { username: 'ana' } }))).toEqual({
       kind: 'command',
+      later,
       request: { command: '/cs-close', customer: 'rita', args: '', user: 'ana' },
     });
     expect(discordInteractionOf(command('cs-close', [{ name: 'customer', value: 'rita' }, { name: 'greeting', value: 'Bye!' }], {}))).toEqual({
       kind: 'command',
+      later,
       request: { command: '/cs-close', customer: 'rita', args: 'Bye!', user: 'someone' },
     });
     // without a customer the command's usage is answered: the memo's first word is never taken for one
-    expect(discordInteractionOf(command('cs-memo', [{ name: 'memo', value: 'rita is kind' }]))).toEqual({ kind: 'command', request: { command: '/cs-memo', args: '', user: 'jun' } });
+    expect(discordInteractionOf(command('cs-memo', [{ name: 'memo', value: 'rita is kind' }]))).toEqual({ kind: 'command', later, request: { command: '/cs-memo', args: '', user: 'jun' } });
     expect(discordInteractionOf(command('cs-who', [{ name: 'customer', value: 'rita' }, { name: 'greeting', value: 'ignored' }]))).toMatchObject({ request: { customer: 'rita', args: '' } });
+    // without its token an interaction can be answered at once only
+    expect(discordInteractionOf(json({ type: 2, id: '1', application_id: '2', data: { name: 'cs-who', options: [] } }))).toMatchObject({ kind: 'command', later: undefined });
   });
 
   it('keeps the customer option apart from the memo or greeting: a customer holding white space is never split into a customer and text', () => {
     expect(discordInteractionOf(command('cs-close', [{ name: 'customer', value: ' kim lee ' }, { name: 'greeting', value: 'Bye!' }]))).toEqual({
       kind: 'command',
+      later,
       request: { command: '/cs-close', customer: 'kim lee', args: 'Bye!', user: 'jun' },
     });
     expect(discordInteractionOf(command('cs-memo', [{ name: 'customer', value: 'kim lee' }, { name: 'memo', value: 'asked twice' }]))).toMatchObject({
       request: { customer: 'kim lee', args: 'asked twice' },
     });
     // a customer option of white space only is none: the usage is answered
-    expect(discordInteractionOf(command('cs-who', [{ name: 'customer', value: '   ' }]))).toEqual({ kind: 'command', request: { command: '/cs-who', args: '', user: 'jun' } });
+    expect(discordInteractionOf(command('cs-who', [{ name: 'customer', value: '   ' }]))).toEqual({ kind: 'command', later, request: { command: '/cs-who', args: '', user: 'jun' } });
   });
 
   it('answers an unknown command in Discord, and refuses what is no interaction the gateway takes', () => {
-    expect(discordInteractionOf(command('cs-bogus', []))).toEqual({ kind: 'command', request: 'unknown command "/cs-bogus": /cs-close, /cs-memo, /cs-who' });
+    expect(discordInteractionOf(command('cs-bogus', []))).toEqual({ kind: 'command', later, request: 'unknown command "/cs-bogus": /cs-close, /cs-memo, /cs-who' });
     expect(discordInteractionOf(Buffer.from('not json'))).toEqual({ kind: 'refused', why: 'the body is not JSON' });
     expect(discordInteractionOf(json([1]))).toEqual({ kind: 'refused', why: 'the body is not a JSON object' });
     expect(discordInteractionOf(json({ type: 3, data: { custom_id: 'x' } }))).toEqual({

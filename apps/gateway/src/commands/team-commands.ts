@@ -30,7 +30,8 @@ export class TeamCommands {
   private channels: { keys: string[]; until: number } | undefined;
 
   constructor(
-    private readonly client: BrandwireClient,
+    /** a client with the gateway's key in use, which may change while it runs */
+    private readonly client: () => BrandwireClient,
     private readonly memos: Memos,
     private readonly report: (line: string) => void,
   ) {}
@@ -62,7 +63,7 @@ export class TeamCommands {
   }
 
   private async who({ channel, customer }: Customer): Promise<CommandOutcome> {
-    const room = (await this.client.messages({ brand: channel, userKey: customer, max: 30 })).messages;
+    const room = (await this.client().messages({ brand: channel, userKey: customer, max: 30 })).messages;
     const lastMessage = room.find((item) => item.kind === 'message');
     const lines = [
       `${customer} (${channel}): ${stateOf(room)}${lastMessage ? `; last wrote ${when(lastMessage.timestampUnixMs)}: ${JSON.stringify(firstCharacters(lastMessage.text, 200))}` : ''}`,
@@ -73,7 +74,7 @@ export class TeamCommands {
   }
 
   private async close({ channel, customer, rest }: Customer): Promise<CommandOutcome> {
-    const ended = await this.client.end({ brandKey: channel, userKey: customer, ...(rest !== '' && { greeting: rest }) });
+    const ended = await this.client().end({ brandKey: channel, userKey: customer, ...(rest !== '' && { greeting: rest }) });
     if (!ended.ok) return { outcome: 'failed', text: `the consultation with ${customer} (${channel}) was not ended: the messenger answered ${ended.code}${ended.message ? ` (${ended.message})` : ''}` };
     if (!ended.sessionId) return done(`no consultation was in progress with ${customer} (${channel})`);
     return done(`ended the consultation with ${customer} (${channel})${rest !== '' ? ', after the greeting' : ''}`);
@@ -114,12 +115,12 @@ export class TeamCommands {
   }
 
   private async exists(channel: string, customer: string): Promise<boolean> {
-    return (await this.client.messages({ brand: channel, userKey: customer, max: 1 })).messages.length > 0;
+    return (await this.client().messages({ brand: channel, userKey: customer, max: 1 })).messages.length > 0;
   }
 
   private async channelKeys(): Promise<string[]> {
     if (this.channels && this.channels.until > Date.now()) return this.channels.keys;
-    const keys = (await this.client.me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
+    const keys = (await this.client().me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
     this.channels = { keys, until: Date.now() + CHANNELS_FOR_MS };
     return keys;
   }

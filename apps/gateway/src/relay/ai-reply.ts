@@ -12,7 +12,8 @@ const CONTEXT_MESSAGES = 50;
 const MAX_ANSWER_TOKENS = 600;
 
 export interface AiReplyContext {
-  client: BrandwireClient;
+  /** a client with the key in use, which may change while the gateway runs */
+  client: () => BrandwireClient;
   ai: AiReplySettings;
   /** where suggestions and hand-overs are posted (nowhere with `auto` and no team chat) */
   notices: TeamChatNotices;
@@ -30,7 +31,7 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
   const where = `${userKey} in ${brand} (seq ${seq})`;
   let room: readonly MessageItem[];
   try {
-    room = (await ctx.client.messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages;
+    room = (await ctx.client().messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages;
   } catch (error) {
     ctx.report(`error: the AI reply to ${where} is skipped: its room could not be read (${describe(error)})`);
     return handOver(ctx, brand, userKey, seq, 'the AI could not read the room');
@@ -62,7 +63,7 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
   // the model takes seconds: an agent may have answered, or the customer written again, meanwhile
   let meanwhile: string | undefined;
   try {
-    meanwhile = whyNotAnswered((await ctx.client.messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages, seq);
+    meanwhile = whyNotAnswered((await ctx.client().messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages, seq);
   } catch (error) {
     ctx.report(`error: the AI's answer to ${where} is dropped: its room could not be read again (${describe(error)})`);
     return handOver(ctx, brand, userKey, seq, 'the AI could not check the room before answering');
@@ -90,7 +91,7 @@ function whyNotAnswered(room: readonly MessageItem[], seq: number): string | und
 
 async function sendReply(ctx: AiReplyContext, brand: string, userKey: string, seq: number, text: string, where: string): Promise<void> {
   try {
-    const sent = await ctx.client.send({ brandKey: brand, userKey, text }, { idempotencyKey: `ai-reply:${brand}:${seq}` });
+    const sent = await ctx.client().send({ brandKey: brand, userKey, text }, { idempotencyKey: `ai-reply:${brand}:${seq}` });
     if (sent.ok) return ctx.report(`the AI answered ${where} (${sent.serial})`);
     ctx.report(`error: the AI's answer to ${where} was not delivered: the messenger answered ${sent.code}${sent.message ? ` (${sent.message})` : ''}`);
     handOver(ctx, brand, userKey, seq, `the AI's answer was not delivered (${sent.code})`);

@@ -14,6 +14,12 @@ describe('relaySettingsFrom', () => {
     });
   });
 
+  it('reads the config file the key came from, refusing a relative path', () => {
+    expect(relaySettingsFrom(JSON.stringify({ ...base, configFile: '/home/kim/.config/brandwire/config.json' }))?.configFile).toBe('/home/kim/.config/brandwire/config.json');
+    expect(relaySettingsFrom(JSON.stringify(base))).not.toHaveProperty('configFile');
+    expect(() => relaySettingsFrom(JSON.stringify({ ...base, configFile: 'config.json' }))).toThrow(`${RELAY_ENV}: configFile must be the absolute path of the CLI's config file`);
+  });
+
   it('reads the AI replies, refusing a suggestion without a team chat to post it in', () => {
     const ai = { reply: 'suggest', provider: 'anthropic', model: 'claude-x', apiKey: 'k', url: 'http://127.0.0.1:9', instructions: '  Be kind.  ' };
     expect(relaySettingsFrom(JSON.stringify({ ...base, sink: { type: 'slack', url: 'https://chat.example.com/hook' }, ai }))?.ai).toEqual({

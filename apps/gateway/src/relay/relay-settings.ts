@@ -1,4 +1,5 @@
 import { AI_PROVIDERS, AI_REPLY_MODES, type AiReplyMode, type AiSettings, isAiProvider } from '@brandwire/ai';
+import { isAbsolute } from 'node:path';
 import { type CommandSettings, commandSettingsOf } from '../commands/command-settings';
 /** The environment variable through which `brandwire gateway start` hands the daemon what it relays, and with which key. */
 export const RELAY_ENV = 'BRANDWIRE_GATEWAY_RELAY';
@@ -29,6 +30,8 @@ export interface AiReplySettings {
 export interface RelaySettings {
   endpoint: string;
   token: string;
+  /** the CLI's config file the key was read from, read again when the service refuses the key */
+  configFile?: string;
   targets: RelayTarget[];
   ai?: AiReplySettings;
   /** the team chat's commands (/cs-who, /cs-close, /cs-memo) */
@@ -42,12 +45,12 @@ interface Given {
 }
 
 /**
- * What to relay, from the JSON in BRANDWIRE_GATEWAY_RELAY (`{ endpoint, token, sink?, crm? }`, as `setup`
+ * What to relay, from the JSON in BRANDWIRE_GATEWAY_RELAY (`{ endpoint, token, configFile?, sink?, crm? }`, as `setup`
  * stored them); undefined when it is absent. A value that cannot work is an error naming it.
  */
 export function relaySettingsFrom(raw: string | undefined): RelaySettings | undefined {
   if (raw === undefined || raw === '') return undefined;
-  let given: { endpoint?: unknown; token?: unknown; sink?: Given; crm?: Given; ai?: Record<string, unknown>; commands?: unknown };
+  let given: { endpoint?: unknown; token?: unknown; configFile?: unknown; sink?: Given; crm?: Given; ai?: Record<string, unknown>; commands?: unknown };
   try {
     given = JSON.parse(raw) as typeof given;
   } catch {
@@ -55,12 +58,14 @@ export function relaySettingsFrom(raw: string | undefined): RelaySettings | unde
   }
   if (typeof given.endpoint !== 'string' || !isHttpUrl(given.endpoint)) throw new Error(`${RELAY_ENV}: endpoint must be the service's http(s) URL`);
   if (typeof given.token !== 'string' || given.token === '') throw new Error(`${RELAY_ENV}: token (the key to read signals with) is missing`);
+  const configFile = given.configFile;
+  if (configFile !== undefined && (typeof configFile !== 'string' || !isAbsolute(configFile))) throw new Error(`${RELAY_ENV}: configFile must be the absolute path of the CLI's config file`);
   const targets: RelayTarget[] = [];
   if (given.sink?.url !== undefined) targets.push(targetOf('team chat', given.sink, given.sink.type ?? 'webhook'));
   if (given.crm?.url !== undefined) targets.push(targetOf('CRM', given.crm, 'webhook'));
   const ai = given.ai === undefined ? undefined : aiReplyOf(given.ai, targets);
   const commands = commandSettingsOf(given.commands, targets.find((t) => t.name === 'team chat')?.type);
-  return { endpoint: given.endpoint, token: given.token, targets, ...(ai && { ai }), ...(commands && { commands }) };
+  return { endpoint: given.endpoint, token: given.token, ...(typeof configFile === 'string' && { configFile }), targets, ...(ai && { ai }), ...(commands && { commands }) };
 }
 
 /** The team chat, where AI suggestions and hand-overs are posted. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type FakeModel, startFakeModel } from '@brandwire/ai/testing';
 import { LiveService, TEST_TOKENS } from '@brandwire/client/testing';
+import { ServiceKey } from '../service-key';
 import { startRelay } from './relay';
 import { RelayCursors } from './relay-cursors';
 
@@ -69,6 +70,7 @@ describe('the relay to a team chat with AI suggestions, against the built servic
 
   it('posts a suggestion after the message it answers when the team chat was down and both were tried again', async () => {
     const log: string[] = [];
+    const report = (line: string): number => log.push(line);
     const relay = startRelay(
       {
         endpoint: live.url,
@@ -76,8 +78,9 @@ describe('the relay to a team chat with AI suggestions, against the built servic
         targets: [{ name: 'team chat', type: 'webhook', url: chat.url, token: undefined }],
         ai: { mode: 'suggest', model: { provider: 'openai', model: 'gpt-test', apiKey: 'sk-test', url: model.openAiUrl }, instructions: undefined },
       },
+      new ServiceKey(live.url, TEST_TOKENS.reader, undefined, report),
       new RelayCursors(join(dir, 'relay-cursors.json')),
-      (line) => log.push(line),
+      report,
     );
     try {
       await until('both relays of acme-kakao to follow its signals', () =>

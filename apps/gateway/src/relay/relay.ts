@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrandwireClient, type SignalEvent, followSignals, isApiError, isNetworkError } from '@brandwire/client';
+import { type SignalEvent, followSignals, isApiError, isNetworkError } from '@brandwire/client';
 import { messageOf } from '../gateway-log';
+import type { ServiceKey } from '../service-key';
 import type { RelayCursors } from './relay-cursors';
 import { deliverTo } from './relay-delivery';
 import { isRelayed, needsContent, relayEventOf } from './relay-event';
@@ -13,7 +14,7 @@ import { RoomTexts } from './room-texts';
 
 /** How often the key's channels are listed again: a channel added meanwhile is followed from then on. */
 const DISCOVER_EVERY_MS = 60_000;
-/** The pause after the service refused the relay (the key, the brand) or could not be reached. */
+/** The pause after the service refused the relay (the key, the brand) or could not be reached; a refused key is tried again sooner once `brandwire login` stored another. */
 const REFUSED_RETRY_MS = 60_000;
 const UNREACHABLE_RETRY_MS = 5_000;
 /** How many customers of a channel the model answers at once. */
@@ -32,12 +33,12 @@ export interface RunningRelay {
  * customer messages), each pair on its own
  * (a target that is down holds back only itself), in `seq` order, with the message texts read from the rooms.
  * Where each pair stopped is kept in `cursors`, per service endpoint; a pair relayed for the first time starts
- * at the channel's end (its history is not relayed), kept at once, so nothing from then on is lost.
+ * at the channel's end (its history is not relayed), kept at once, so nothing from then on is lost. A key the service
+ * refuses stops every pair until `key` has a valid one (see ServiceKey), without a log line per try.
  */
-export function startRelay(settings: RelaySettings, cursors: RelayCursors, report: (line: string) => void): RunningRelay {
+export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: RelayCursors, report: (line: string) => void): RunningRelay {
   const stopping = new AbortController();
   const { signal } = stopping;
-  const client = new BrandwireClient({ endpoint: settings.endpoint, token: settings.token, userAgent: 'brandwire-gateway' });
   const followed = new Set<string>();
   const pairs: Promise<void>[] = [];
   if (settings.ai?.mode === 'auto' && !teamChatOf(settings)) {
@@ -45,11 +46,11 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
   }
 
   /** The cursor of a pair: where it stopped, else the channel's end now (kept before anything is read). */
-  const cursorOf = async (key: string, brand: string, name: string): Promise<string> => {
-    const kept = cursors.of(key);
+  const cursorOf = async (cursor: string, brand: string, name: string): Promise<string> => {
+    const kept = cursors.of(cursor);
     if (kept !== undefined) return kept;
-    const end = (await client.signals({ brand, after: 'now' })).next;
-    cursors.keep(key, end);
+    const end = (await key.client().signals({ brand, after: 'now' })).next;
+    cursors.keep(cursor, end);
     report(`the ${name} relay of ${brand} starts at its end (${end}): its history is not relayed`);
     return end;
   };
@@ -69,7 +70,7 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
   /** The model answers customer messages, several customers at once, each customer's in turn. */
   const answeringWith = (ai: AiReplySettings, brand: string, teamChatRelayed: RelayProgress): Handler => {
     let window: OrderedWindow | undefined;
-    const context = { client, ai, notices: new TeamChatNotices(teamChatOf(settings), teamChatRelayed, signal, report), stop: signal, report };
+    const context = { client: () => key.client(), ai, notices: new TeamChatNotices(teamChatOf(settings), teamChatRelayed, signal, report), stop: signal, report };
     return async (event, keep) => {
       if (event.id === undefined) return;
       window ??= new OrderedWindow(AI_REPLIES_AT_ONCE, keep);
@@ -80,32 +81,40 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
   };
 
   const relayPair = async (brand: string, name: string, handle: Handler, progress: RelayProgress | undefined): Promise<void> => {
-    const key = `${settings.endpoint} ${brand} ${name}`;
+    const cursor = `${settings.endpoint} ${brand} ${name}`;
     const keep = (id: string): void => {
       if (signal.aborted) return;
-      cursors.keep(key, id);
+      cursors.keep(cursor, id);
       progress?.at(id);
     };
     while (!signal.aborted) {
       let after: string | undefined;
+      const token = key.token;
       try {
-        after = await cursorOf(key, brand, name);
+        after = await cursorOf(cursor, brand, name);
         progress?.at(after);
         await followSignals({
           endpoint: settings.endpoint,
-          token: settings.token,
+          token,
           brand,
           after,
           signal,
-          onOpen: () => report(`following the signals of ${brand} for the ${name} after ${cursors.of(key) ?? '?'}`),
+          onOpen: () => {
+            key.accepted(token);
+            report(`following the signals of ${brand} for the ${name} after ${cursors.of(cursor) ?? '?'}`);
+          },
           onEvent: (event) => handle(event, keep),
           onDisconnect: (error, retryInMs) => report(`the signal stream of ${brand} broke (${error.message}); opening it again in ${retryInMs / 1000} s`),
         });
       } catch (error) {
         if (signal.aborted) return;
+        if (key.refuses(error, token)) {
+          await key.retryAfterRefusal(token, REFUSED_RETRY_MS, signal);
+          continue;
+        }
         if (isApiError(error) && error.status === 400 && /past the channel's last seq/.test(error.message)) {
           report(`the ${name} relay of ${brand} stood at ${after ?? '?'}, past the service's last signal (another service, or one whose data started again): it starts at the channel's end`);
-          cursors.forget(key);
+          cursors.forget(cursor);
           continue;
         }
         const retryMs = isApiError(error) ? REFUSED_RETRY_MS : UNREACHABLE_RETRY_MS;
@@ -116,21 +125,25 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
     }
   };
 
-  const discover = async (): Promise<void> => {
+  /** Follows the channels not followed yet; the key when the service refused it. */
+  const discover = async (): Promise<{ refused: string } | undefined> => {
     let channels: string[];
+    const token = key.token;
     try {
-      channels = (await client.me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
+      channels = (await key.client().me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
+      key.accepted(token);
     } catch (error) {
+      if (key.refuses(error, token)) return { refused: token };
       report(`error: the channels to relay could not be listed (${isApiError(error) ? `${error.code}, ${error.message}` : messageOf(error)}); asking again in ${(followed.size === 0 ? UNREACHABLE_RETRY_MS : DISCOVER_EVERY_MS) / 1000} s`);
-      return;
+      return undefined;
     }
     const fresh = channels.filter((channel) => !followed.has(channel));
-    if (fresh.length === 0) return;
+    if (fresh.length === 0) return undefined;
     const names = [...settings.targets.map((t) => `the ${t.name}`), ...(settings.ai ? [`the AI (${settings.ai.mode})`] : [])];
     report(`relaying the signals of ${fresh.join(', ')} to ${names.join(' and ')}`);
     for (const brand of fresh) {
       followed.add(brand);
-      const rooms = new RoomTexts(client, brand);
+      const rooms = new RoomTexts(() => key.client(), brand);
       // the AI's notices to the team chat wait behind the messages they are about
       const teamChatRelayed = new RelayProgress();
       const handlers: Array<[string, Handler, RelayProgress | undefined]> = settings.targets.map((target) => [
@@ -147,12 +160,14 @@ export function startRelay(settings: RelaySettings, cursors: RelayCursors, repor
         pairs.push(pair);
       }
     }
+    return undefined;
   };
 
   const running = (async () => {
     while (!signal.aborted) {
-      await discover();
-      await sleep(followed.size === 0 ? UNREACHABLE_RETRY_MS : DISCOVER_EVERY_MS, undefined, { signal }).catch(() => undefined);
+      const refusal = await discover();
+      if (refusal) await key.retryAfterRefusal(refusal.refused, REFUSED_RETRY_MS, signal);
+      else await sleep(followed.size === 0 ? UNREACHABLE_RETRY_MS : DISCOVER_EVERY_MS, undefined, { signal }).catch(() => undefined);
     }
   })();
 

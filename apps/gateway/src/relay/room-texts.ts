@@ -9,7 +9,8 @@ export class RoomTexts {
   private readonly rooms = new Map<string, Map<number, MessageItem>>();
 
   constructor(
-    private readonly client: BrandwireClient,
+    /** a client with the key in use, which may change while the gateway runs */
+    private readonly client: () => BrandwireClient,
     private readonly brand: string,
   ) {}
 
@@ -19,7 +20,7 @@ export class RoomTexts {
     if (known) return known;
     // the room messages API's largest page: a message further back cannot be read (see README)
     for (const max of [20, MAX_MESSAGES_LIMIT]) {
-      const page = await this.client.messages({ brand: this.brand, userKey, max });
+      const page = await this.client().messages({ brand: this.brand, userKey, max });
       const room = this.keep(userKey, page.messages);
       const found = room.get(seq);
       if (found) return found;

@@ -22,8 +22,9 @@ export interface GatewayProcess {
   exited: Promise<number | string | null>;
 }
 
-export function spawnGateway(args: readonly string[]): GatewayProcess {
-  const env = { ...process.env };
+/** `env`: added to the test's own environment (BRANDWIRE_GATEWAY_RELAY, say). */
+export function spawnGateway(args: readonly string[], extraEnv: Record<string, string> = {}): GatewayProcess {
+  const env = { ...process.env, ...extraEnv };
   delete env['NODE_EXTRA_CA_CERTS'];
   const child = spawn(process.execPath, [GATEWAY_MAIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';

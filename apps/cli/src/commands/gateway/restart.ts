@@ -13,7 +13,7 @@ export default class GatewayRestart extends BrandwireCommand {
     await this.parse(GatewayRestart);
     const stopped: GatewayStopResult = await stopGateway();
     await this.show(() => presentStop(stopped));
-    const started = await startGateway(this.session());
+    const started = await startGateway(this.session(), (message) => this.note(message));
     await this.show(() => presentStart(started));
     return { ...started, stoppedPid: stopped.pid };
   }

@@ -10,7 +10,7 @@ export default class GatewayStart extends BrandwireCommand {
 
   async run(): Promise<GatewayStartResult> {
     await this.parse(GatewayStart);
-    const result = await startGateway(this.session());
+    const result = await startGateway(this.session(), (message) => this.note(message));
     await this.show(() => presentStart(result));
     return result;
   }

@@ -1,0 +1,43 @@
+import type { DiscordMessage, LaterAnswer } from './discord-interaction';
+
+/** Discord's API, where the answer to a deferred interaction is given. */
+export const DISCORD_API = 'https://discord.com/api/v10';
+const TIMEOUT_MS = 10_000;
+
+/**
+ * Gives the answer to an interaction deferred with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: its "thinking…" message
+ * edited into the answer (`PATCH …/messages/@original`), or, when the answer is for another audience than the
+ * deferral was (a failure, for the asker only, of a command deferred in the channel), that message deleted and the
+ * answer sent as a follow-up. Throws naming what failed; never the interaction's token, which is in the URL.
+ */
+export async function giveLaterAnswer(api: string, later: LaterAnswer, deferredForAsker: boolean, message: DiscordMessage): Promise<void> {
+  const webhook = `${api}/webhooks/${encodeURIComponent(later.applicationId)}/${encodeURIComponent(later.token)}`;
+  const forAsker = message.flags !== undefined;
+  if (forAsker === deferredForAsker) {
+    // an edit keeps the deferral's flags
+    const { flags: _kept, ...edit } = message;
+    return call('PATCH', `${webhook}/messages/@original`, edit);
+  }
+  await call('DELETE', `${webhook}/messages/@original`, undefined);
+  await call('POST', webhook, message);
+}
+
+async function call(method: 'PATCH' | 'DELETE' | 'POST', url: string, body: object | undefined): Promise<void> {
+  let status: number;
+  try {
+    const response = await fetch(url, {
+      method,
+      ...(body && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    status = response.status;
+  } catch (error) {
+    // read by shape: fetch's errors may come from another realm than this module's Error
+    const { name, cause } = error as { name?: unknown; cause?: { code?: unknown } };
+    if (name === 'TimeoutError') throw new Error(`no answer within ${TIMEOUT_MS / 1000} s`);
+    throw new Error(typeof cause?.code === 'string' ? cause.code : 'no answer');
+  }
+  if (status < 200 || status >= 300) throw new Error(`${method} answered HTTP ${status}`);
+}
