@@ -1,5 +1,6 @@
+import { userInfo } from 'node:os';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
-import { Pool, type PoolConfig, types as pgTypes } from 'pg';
+import { Pool, type PoolConfig, defaults as pgDefaults, types as pgTypes } from 'pg';
 
 const PG_INT8 = 20;
 const PG_NUMERIC = 1700;
@@ -41,12 +42,25 @@ function logLost(error: Error): void {
 }
 
 /**
+ * The user a URL without one connects as, as psql does: the login name. pg reads it only from USER (or PGUSER),
+ * which a service manager or a container often leaves unset, and then fails with "no PostgreSQL user name specified".
+ */
+function loginName(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * A pool that outlives its connections. pg emits `error` on a client whose connection breaks (the server ended
  * it, the network reset it), and pg-pool re-emits it on the pool for an idle client; an `error` event nobody
  * listens to ends the process. A checked-out client has no listener of pg-pool's, so every client gets one here:
  * the query under way fails, pg-pool drops the client, and later queries get new connections.
  */
 export function postgresPool(connectionString: string, max: number, use: PoolUse): PostgresPool {
+  pgDefaults.user ??= loginName();
   const pool = new Pool(configFor(connectionString, max, use));
   pool.on('connect', (client) => client.on('error', logLost));
   // already logged by the client's own listener
