@@ -30,13 +30,18 @@ export function validateLookback(seconds: unknown): { ok: true; seconds: number 
   };
 }
 
+/** The answer to a delete of a bubble deleted before, by whichever check finds it. */
+export function alreadyDeletedMessage(serial: string): string {
+  return `Message ${serial} is already deleted.`;
+}
+
 /** Whether a bubble may be deleted now. Checked in this order: already deleted, not deletable, expired. */
 export function checkDeletable(
   b: SentBubble,
   nowMs: number,
 ): { ok: true } | { ok: false; code: 'EXPIRED' | 'NOT_DELETABLE' | 'ALREADY_DELETED'; message: string } {
   if (b.deletedAtMs !== null) {
-    return { ok: false, code: 'ALREADY_DELETED', message: `Message ${b.serial} is already deleted.` };
+    return { ok: false, code: 'ALREADY_DELETED', message: alreadyDeletedMessage(b.serial) };
   }
   if (isUndeletableKind(b.kind)) {
     return {

@@ -4,6 +4,7 @@ import { ServiceHarness } from '../../test-support/service-harness';
 interface DeleteReply {
   ok: boolean;
   code: string;
+  message?: string;
   serial?: string;
 }
 
@@ -33,6 +34,9 @@ describe('POST /api/agent/delete on two instances sharing PostgreSQL and one mes
       const body = { brandKey: 'acme-kakao', userKey: 'race', serial: sent.body.serial };
       const replies = await Promise.all([a, b, a, b].map((instance) => instance.post<DeleteReply>('/api/agent/delete', body)));
       expect(replies.map((r) => `${r.status} ${r.body.code}`).sort()).toEqual(['200 0', '409 ALREADY_DELETED', '409 ALREADY_DELETED', '409 ALREADY_DELETED']);
+      // one wording, whichever instance found it deleted and when
+      const refusals = replies.filter((r) => r.status === 409).map((r) => r.body.message);
+      expect(refusals).toEqual(refusals.map(() => `Message ${sent.body.serial} is already deleted.`));
     }
     const deletedItems = (await a.get<{ messages: Array<{ kind: string }> }>('/api/agent/rooms/race/messages?brand=acme-kakao')).body.messages.filter((m) => m.kind === 'deleted');
     expect(deletedItems).toHaveLength(5);

@@ -59,6 +59,10 @@ describe('POST /api/agent/delete', () => {
       const body = by === 'serial' ? { userKey: 'd-race', serial } : { userKey: 'd-race', text: `race by ${by}` };
       const replies = await Promise.all([0, 1, 2, 3].map(() => del(body)));
       expect(replies.map((r) => `${r.status} ${r.body.code}`).sort()).toEqual(['200 0', '409 ALREADY_DELETED', '409 ALREADY_DELETED', '409 ALREADY_DELETED']);
+      // one wording, whichever of them found it deleted and when
+      const refusals = replies.filter((r) => r.status === 409).map((r) => r.body.message);
+      expect(refusals).toEqual(refusals.map(() => `Message ${serial} is already deleted.`));
+      expect(await del(body)).toMatchObject({ status: 409, body: { message: `Message ${serial} is already deleted.` } });
       expect((await messages('d-race')).filter((m) => m.kind === 'deleted' && m.serial === serial)).toHaveLength(1);
     }
   });

@@ -1,4 +1,4 @@
-import { CONSENT_BUBBLE_TEXT, DELETION_NOTICE, LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
+import { CONSENT_BUBBLE_TEXT, DELETION_NOTICE, alreadyDeletedMessage, LOOKBACK_DEFAULT_S, LOOKBACK_MAX_S, type SentBubble, checkDeletable, findBubbleByText, httpStatusOf, isUpstreamSuccess } from '@brandwire/domain';
 import type { BubbleRecord, ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
@@ -39,7 +39,7 @@ function isOutcome(found: BubbleRecord | DeleteOutcome): found is DeleteOutcome 
 }
 
 function alreadyDeleted(serial: string): DeleteOutcome {
-  return { status: 409, body: { ok: false, code: 'ALREADY_DELETED', message: 'this message is already deleted', serial } };
+  return { status: 409, body: { ok: false, code: 'ALREADY_DELETED', message: alreadyDeletedMessage(serial), serial } };
 }
 
 /** Deletes one sent bubble within 24 hours: by serial, or by its exact text sent recently. Never billed. */
