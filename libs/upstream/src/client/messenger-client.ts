@@ -122,7 +122,7 @@ export class HttpMessengerClient implements MessengerPort {
     const form = new FormData();
     form.append('sender_key', r.senderKey);
     form.append('image_type', r.imageType);
-    form.append('image', await toBlob(r.data), r.fileName);
+    form.append('image', await toBlob(r.data), multipartFileName(r.fileName));
     const body = await this.send('/v1/upload/image', form);
     const result: UploadImageResult = toResult(body);
     if (typeof body['image'] === 'string') result.url = body['image'];
@@ -138,7 +138,7 @@ export class HttpMessengerClient implements MessengerPort {
     const form = new FormData();
     form.append('sender_key', r.senderKey);
     form.append('file_type', r.fileType);
-    form.append('file', await toBlob(r.data), r.fileName);
+    form.append('file', await toBlob(r.data), multipartFileName(r.fileName));
     const body = await this.send('/v1/upload/file', form);
     const result: UploadFileResult = toResult(body);
     if (typeof body['file'] === 'string') result.url = body['file'];
@@ -203,6 +203,15 @@ function toResult(body: Body): UpstreamResult {
   const session = body['session_id'];
   if (typeof session === 'string' || typeof session === 'number') result.sessionId = String(session);
   return result;
+}
+
+/**
+ * The file name as the multipart body carries it, with control characters and backslashes replaced by `_`. The
+ * form encoder escapes only CR, LF and `"` in it: any other control character makes the part's header unreadable
+ * upstream, and a backslash, read as an escape in the quoted name, can swallow its closing quote.
+ */
+function multipartFileName(name: string): string {
+  return name.replace(/[\p{Cc}\\]/gu, '_');
 }
 
 /** Bytes as a Blob, or a path as a file-backed Blob that is streamed from disk when sent. */

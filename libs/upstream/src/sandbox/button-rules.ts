@@ -108,6 +108,21 @@ function checkButtonLike(b: unknown, path: string, ctx: RuleContext, lim: LinkLi
   return b;
 }
 
+/** The fields of `o` named in `fields` that are strings: what the chat shows of a part, without anything else sent in it. */
+export function stringFields(o: Obj, fields: readonly string[]): Record<string, string> {
+  const shown: Record<string, string> = {};
+  for (const f of fields) {
+    const v = o[f];
+    if (typeof v === 'string') shown[f] = v;
+  }
+  return shown;
+}
+
+/** What the chat shows of a button: its label, type and links. */
+export function shownButton(b: Obj): Obj {
+  return stringFields(b, ['name', 'type', 'url_mobile', 'url_pc', 'scheme_android', 'scheme_ios']);
+}
+
 /** Buttons: allowed types, label <= 28, URLs <= 1000 and http/https, at most `max`. */
 export function checkButtons(list: unknown, path: string, max: number, ctx: RuleContext, why: string): Obj[] {
   if (list === undefined || list === null) return [];

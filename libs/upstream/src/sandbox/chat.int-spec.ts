@@ -3,7 +3,7 @@ import { SandboxHarness } from '../testing/harness';
 import { TINY_PNG } from '../testing/images';
 import { BOT, KAKAO, customerSays, serial, startHarness } from '../test-support/fixtures';
 import { LONG_TEXT_CHARS } from './customer-messages';
-import { DELETED_PLACEHOLDER } from './state';
+import { DELETED_PLACEHOLDER } from './chat-view';
 
 describe('sandbox chat view, delete, consent and taps', () => {
   let h: SandboxHarness;
@@ -150,6 +150,94 @@ describe('sandbox chat view, delete, consent and taps', () => {
       code: '-510',
       message: 'InvalidMessageException: attachment.quick_replies[0].type BT is only allowed on channels that use a chatbot builder',
     });
+  });
+
+  it('shows the quick replies (in tap order) and buttons of a bubble as the customer sees them', async () => {
+    await customerSays(h, 'qr-user', 'hello');
+    const rich = serial();
+    const envelope = {
+      chat_bubble_type: 'TEXT',
+      message: 'pick',
+      attachment: {
+        buttons: [{ type: 'WL', name: 'Shop', url_mobile: 'https://m.shop.test', url_pc: 'https://shop.test' }, { type: 'BK', name: 'Talk' }],
+        quick_replies: [{ type: 'BK', name: 'Yes', extra: 'y' }, { type: 'BK', name: 'No' }, { type: 'WL', name: 'Site', url_mobile: 'https://m.test' }],
+      },
+    };
+    await expect(h.messenger.sendRich({ senderKey: KAKAO, userKey: 'qr-user', serialNumber: rich, envelope })).resolves.toEqual({ code: '0', message: null });
+    const links = serial();
+    await h.messenger.writeLinks({
+      senderKey: KAKAO,
+      userKey: 'qr-user',
+      serialNumber: links,
+      message: 'or ask here',
+      links: [{ type: 'AL', name: 'App', scheme_ios: 'shop://home', url_mobile: 'https://m.shop.test/app' }],
+      quickReplies: [{ type: 'BK', name: 'Agent' }],
+    });
+    expect((await bubbles('qr-user')).slice(-2)).toEqual([
+      {
+        serial: rich,
+        from: 'agent',
+        kind: 'rich',
+        text: 'pick',
+        deleted: false,
+        buttons: [{ label: 'Shop', type: 'WL', url: 'https://m.shop.test' }, { label: 'Talk', type: 'BK' }],
+        quickReplies: [{ label: 'Yes', type: 'BK' }, { label: 'No', type: 'BK' }, { label: 'Site', type: 'WL', url: 'https://m.test' }],
+      },
+      {
+        serial: links,
+        from: 'agent',
+        kind: 'text',
+        text: 'or ask here',
+        deleted: false,
+        buttons: [{ label: 'App', type: 'AL', url: 'https://m.shop.test/app' }],
+        quickReplies: [{ label: 'Agent', type: 'BK' }],
+      },
+    ]);
+    // the place in quickReplies is the index a tap names
+    h.receiver.expect('/message', (b) => (b['contents'] as string[])[0] === 'No');
+    const r = await h.control.tap('qr-user', { senderKey: KAKAO, serial: rich, quickReply: 1 });
+    expect(r.ok && r.callbacks.map((c) => c.path)).toEqual(['/message']);
+  });
+
+  it('shows the cards of a carousel and the items of a list, with their images and buttons; a deleted one shows none', async () => {
+    await customerSays(h, 'list-user', 'hello');
+    const img = must((await h.messenger.uploadImage({ senderKey: KAKAO, data: TINY_PNG, fileName: 'a.png', imageType: 'rich' })).url);
+    const carousel = serial();
+    const cards = [
+      { header: 'Boots', message: 'warm', attachment: { image: { img_url: img }, buttons: [{ type: 'WL', name: 'Buy', url_mobile: 'https://m.shop.test/boots' }] } },
+      { header: 'Hats', buttons: [{ type: 'BK', name: 'Tell me more' }] },
+    ];
+    const sent = (serialNumber: string, envelope: Record<string, unknown>) => h.messenger.sendRich({ senderKey: KAKAO, userKey: 'list-user', serialNumber, envelope });
+    await expect(sent(carousel, { chat_bubble_type: 'CAROUSEL_FEED', carousel: { list: cards } })).resolves.toEqual({ code: '0', message: null });
+    const list = serial();
+    const item = { list: [{ title: 'Scarf', img_url: img, url_mobile: 'https://m.shop.test/scarf' }, { title: 'Gloves', description: 'wool' }] };
+    await expect(sent(list, { chat_bubble_type: 'WIDE_ITEM_LIST', message: 'new in', attachment: { item, buttons: [{ type: 'BK', name: 'More' }] } })).resolves.toEqual({
+      code: '0',
+      message: null,
+    });
+    expect((await bubbles('list-user')).slice(-2)).toEqual([
+      {
+        serial: carousel,
+        from: 'agent',
+        kind: 'rich',
+        deleted: false,
+        cards: [
+          { header: 'Boots', message: 'warm', imageUrl: img, buttons: [{ label: 'Buy', type: 'WL', url: 'https://m.shop.test/boots' }] },
+          { header: 'Hats', buttons: [{ label: 'Tell me more', type: 'BK' }] },
+        ],
+      },
+      {
+        serial: list,
+        from: 'agent',
+        kind: 'rich',
+        text: 'new in',
+        deleted: false,
+        items: [{ title: 'Scarf', imageUrl: img, url: 'https://m.shop.test/scarf' }, { title: 'Gloves', description: 'wool' }],
+        buttons: [{ label: 'More', type: 'BK' }],
+      },
+    ]);
+    await h.messenger.deleteMessage({ senderKey: KAKAO, userKey: 'list-user', serialNumber: carousel });
+    expect((await bubbles('list-user')).find((b) => b.serial === carousel)).toEqual({ serial: carousel, from: 'agent', kind: 'rich', text: DELETED_PLACEHOLDER, deleted: true });
   });
 
   it('rich sends show as rich bubbles; a broken rule names the field', async () => {

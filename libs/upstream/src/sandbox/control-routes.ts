@@ -8,7 +8,7 @@ import { jsonBody } from './json-body';
 import { channelRoutes } from './channel-routes';
 import { ClockNotKeptError } from './clock-file';
 import { customerRoutes } from './customer-routes';
-import { viewOf } from './state';
+import { viewOf } from './chat-view';
 
 /** The sandbox-only control API under /_sandbox (X-Partner-Key checked before). */
 export function controlRoutes(deps: SandboxDeps): Router {

@@ -105,6 +105,38 @@ export interface ChatBubble {
   text?: string;
   imageUrl?: string;
   deleted: boolean;
+  /** the buttons in the bubble */
+  buttons?: ChatButton[];
+  /** the row of quick replies under the bubble, in the order a tap's `quickReply` index counts them */
+  quickReplies?: ChatButton[];
+  /** the entries of a list bubble (ITEM_LIST, WIDE_ITEM_LIST) */
+  items?: ChatListItem[];
+  /** the cards of a CAROUSEL_FEED bubble */
+  cards?: ChatCard[];
+}
+
+/** A button or quick reply as the customer sees it. */
+export interface ChatButton {
+  label: string;
+  /** what a tap does, as the bubble has it: BK, WL, AL, BT, BF, MD or AC */
+  type: string;
+  /** the web link a tap opens (the mobile one when the button has both) */
+  url?: string;
+}
+
+export interface ChatListItem {
+  title?: string;
+  description?: string;
+  imageUrl?: string;
+  /** the web link a tap on the entry opens */
+  url?: string;
+}
+
+export interface ChatCard {
+  header?: string;
+  message?: string;
+  imageUrl?: string;
+  buttons?: ChatButton[];
 }
 
 export interface ChatResult {

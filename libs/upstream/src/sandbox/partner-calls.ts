@@ -4,13 +4,13 @@ import { isObj } from './button-rules';
 import { SandboxDeps, fireAndForget, locate, locateSession, ruleContext } from './deps';
 import { Rejection } from './http-errors';
 import { validateRichEnvelope } from './rich-rules';
-import { Bubble, Channel, Customer, Session } from './state';
+import { Channel, Customer, NewBubble, Session } from './state';
 import { validateWrite } from './write-rules';
 
 /** One JSON partner call: takes the parsed body, returns the answer or throws a Rejection. */
 export type PartnerCall = (body: unknown) => Record<string, unknown>;
 
-type AgentBubble = Pick<Bubble, 'kind' | 'text' | 'imageUrl' | 'quickReplies'>;
+type AgentBubble = Omit<NewBubble, 'serial' | 'from' | 'sentAt'>;
 
 const OK = { code: Code.Ok };
 
@@ -67,9 +67,9 @@ export function partnerCalls(deps: SandboxDeps): ReadonlyMap<string, PartnerCall
         const g = locateSession(deps, body);
         const check = validateRichEnvelope(g.body, ruleContext(deps, g.channel));
         if (!check.ok) throw new Rejection(check.violation.code, check.violation.detail);
-        const { type, text, imageUrl, quickReplies } = check.bubble;
+        const { type, ...shown } = check.bubble;
         if (type === 'PERSONAL') requestConsent(g.channel, g.customer, g.session, g.serial);
-        else sent(g.channel, g.customer, g.serial, { kind: 'rich', text, imageUrl, quickReplies });
+        else sent(g.channel, g.customer, g.serial, { kind: 'rich', ...shown });
         return OK;
       },
     ],

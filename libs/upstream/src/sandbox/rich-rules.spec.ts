@@ -84,6 +84,12 @@ const broken: Case[] = [
   ['ITEM_LIST item given as a string', { chat_bubble_type: 'ITEM_LIST', message: 'x', attachment: { item: 'x' } }, -510, 'attachment.item must be an object'],
   ['WIDE_ITEM_LIST item given as a list', { chat_bubble_type: 'WIDE_ITEM_LIST', attachment: { item: [{ title: 't' }] } }, -510, 'attachment.item must be an object'],
   ['item given as a number on a TEXT bubble', { chat_bubble_type: 'TEXT', attachment: { item: 5 } }, -510, 'attachment.item must be an object'],
+  ['a list item image from elsewhere', { chat_bubble_type: 'WIDE_ITEM_LIST', message: 'x', attachment: { item: { list: [{ title: 'a', img_url: 'https://evil.example/x.jpg' }] } } }, -510, 'attachment.item.list[0].img_url is not an image uploaded to the messenger'],
+  ['a list item image uploaded as plain', { chat_bubble_type: 'ITEM_LIST', attachment: { item: { list: [{ title: 'a', img_url: RICH }, { title: 'b', img_url: PLAIN }] } } }, -505, 'attachment.item.list[1].img_url was uploaded as plain; rich bubbles need image_type rich'],
+  ['a list item img_url that is not a string', { chat_bubble_type: 'ITEM_LIST', attachment: { item: { list: [{ title: 'a', img_url: 5 }] } } }, -510, 'attachment.item.list[0].img_url must be a string'],
+  ['an image from elsewhere in another part of the item', { chat_bubble_type: 'ITEM_LIST', attachment: { item: { list: [], summary: { image: { img_url: 'https://evil.example/x.jpg' } } } } }, -510, 'attachment.item.summary.image.img_url is not an image uploaded to the messenger'],
+  ['an item list that is not a list', { chat_bubble_type: 'WIDE_ITEM_LIST', attachment: { item: { list: 'a' } } }, -510, 'attachment.item.list must be an array'],
+  ['an item list entry that is not an object', { chat_bubble_type: 'WIDE_ITEM_LIST', attachment: { item: { list: [{ title: 'a' }, 'b'] } } }, -510, 'attachment.item.list[1] must be an object'],
   ['auto_answer values', { chat_bubble_type: 'TEXT', message: 'x', auto_answer: 'S9' }, -510, "auto_answer 'S9' is not one of S1, S2, S3, S4, S5"],
   ['a number for auto_answer', { chat_bubble_type: 'TEXT', message: 'x', auto_answer: 1 }, -510, 'auto_answer 1 is not one of S1, S2, S3, S4, S5 (a string is expected, not a number)'],
   ['auto_answer only with TEXT', { chat_bubble_type: 'IMAGE', attachment: image, auto_answer: 'S1' }, -510, 'auto_answer is only allowed with chat_bubble_type TEXT'],
@@ -114,6 +120,7 @@ describe('rich envelope rules', () => {
     ['BF with biz_form_key, MD and AC buttons', text({ buttons: [{ type: 'BF', name: 'f', biz_form_key: 'k' }, { type: 'MD', name: 'm' }, { type: 'AC', name: 'c' }] }), false],
     ['carousel of 6 cards (array form)', { chat_bubble_type: 'CAROUSEL_FEED', attachment: { carousel: many(6, card) } }, false],
     ['ITEM_LIST with item', { chat_bubble_type: 'ITEM_LIST', attachment: { item: { list: [] } } }, false],
+    ['WIDE_ITEM_LIST with uploaded item images', { chat_bubble_type: 'WIDE_ITEM_LIST', attachment: { item: { list: [{ title: 'a', img_url: RICH }, { title: 'b', img_url: RICH }] } } }, false],
     ['PERSONAL', { chat_bubble_type: 'PERSONAL' }, false],
     ['PERSONAL with an empty attachment', { chat_bubble_type: 'PERSONAL', attachment: {} }, false],
     ['IMAGE with a whitespace caption', { chat_bubble_type: 'IMAGE', message: '  ', attachment: image }, false],
@@ -132,6 +139,6 @@ describe('rich envelope rules', () => {
 
   it('reports the bubble text, image and quick replies', () => {
     const r = validateRichEnvelope({ chat_bubble_type: 'IMAGE', message: 'cap', attachment: { ...image, quick_replies: [bk()] } }, ctx());
-    expect(r).toEqual({ ok: true, bubble: { type: 'IMAGE', text: 'cap', imageUrl: RICH, quickReplies: [bk()] } });
+    expect(r).toEqual({ ok: true, bubble: { type: 'IMAGE', text: 'cap', imageUrl: RICH, quickReplies: [bk()], buttons: [], items: [], cards: [] } });
   });
 });

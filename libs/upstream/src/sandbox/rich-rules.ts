@@ -14,7 +14,10 @@ import {
   isObj,
   notOneOf,
   optionalString,
+  shownButton,
+  stringFields,
 } from './button-rules';
+import { checkItem, checkRichUpload } from './list-item-rules';
 
 /**
  * The rich envelope rules of the service specification (Rich envelope, Buttons, Quick replies, Limits),
@@ -27,6 +30,12 @@ export interface RichBubble {
   text: string | null;
   imageUrl: string | null;
   quickReplies: Obj[];
+  /** what the chat shows of the buttons (see shownButton) */
+  buttons: Obj[];
+  /** what the chat shows of the entries of `attachment.item.list` */
+  items: Obj[];
+  /** what the chat shows of the cards of a CAROUSEL_FEED (see checkCarousel) */
+  cards: Obj[];
 }
 
 export type RichCheck = RuleCheck<RichBubble>;
@@ -69,7 +78,7 @@ function check(env: Obj, ctx: RuleContext): RichBubble {
   if (attachment !== undefined && attachment !== null && !isObj(attachment)) throw invalid('attachment must be an object');
   const att: Obj = isObj(attachment) ? attachment : {};
   checkAutoAnswer(env['auto_answer'], type === 'TEXT', 'chat_bubble_type TEXT');
-  if (type === 'PERSONAL') return { type, text, imageUrl: null, quickReplies: [] };
+  if (type === 'PERSONAL') return { type, text, imageUrl: null, quickReplies: [], buttons: [], items: [], cards: [] };
 
   const carousel = env['carousel'] ?? att['carousel'];
   const hasText = text !== null && text.trim().length > 0;
@@ -81,18 +90,19 @@ function check(env: Obj, ctx: RuleContext): RichBubble {
   if (coupon !== undefined && coupon !== null && !isObj(coupon)) throw invalid('attachment.coupon must be an object');
   const withCoupon = isObj(coupon);
   const why = withCoupon && buttonLimit(type, true) !== buttonLimit(type, false) ? `${type} with a coupon` : type;
-  checkButtons(att['buttons'], 'attachment.buttons', buttonLimit(type, withCoupon), ctx, why);
+  const buttons = checkButtons(att['buttons'], 'attachment.buttons', buttonLimit(type, withCoupon), ctx, why).map(shownButton);
   const quickReplies = checkQuickReplies(att['quick_replies'], 'attachment.quick_replies', ctx);
 
   const item = att['item'];
   if (item !== undefined && item !== null && !isObj(item)) throw invalid('attachment.item must be an object');
   if ((type === 'ITEM_LIST' || type === 'WIDE_ITEM_LIST') && !isObj(item)) throw invalid(`attachment.item is required for ${type}`);
-  if (type === 'CAROUSEL_FEED') checkCarousel(carousel, env['carousel'] !== undefined ? 'carousel' : 'attachment.carousel', ctx);
+  const items = isObj(item) ? checkItem(item, 'attachment.item', ctx) : [];
+  const cards = type === 'CAROUSEL_FEED' ? checkCarousel(carousel, env['carousel'] !== undefined ? 'carousel' : 'attachment.carousel', ctx) : [];
   if (!hasText && !SHOWN_PARTS.some((part) => carries(part === 'carousel' ? carousel : att[part]))) {
     const noText = text === null ? 'there is no message' : 'message is only whitespace';
     throw invalid(`${noText} and the attachment carries nothing to show (one of ${SHOWN_PARTS.join(', ')} is needed)`);
   }
-  return { type, text, imageUrl, quickReplies };
+  return { type, text, imageUrl, quickReplies, buttons, items, cards };
 }
 
 /** What a bubble without text must carry in its attachment (or, for carousel, at the top level) to show anything. */
@@ -125,18 +135,17 @@ function checkImage(att: Obj, path: string, ctx: RuleContext, requiredFor: strin
     if (requiredFor) throw invalid(`${path}.image.img_url is required for ${requiredFor}`);
     throw invalid(`${path}.image.img_url is required when ${path}.image is given`);
   }
-  const kind = ctx.uploadKindOf(url);
-  if (kind === undefined) throw invalid(`${path}.image.img_url is not an image uploaded to the messenger`);
-  if (kind !== 'rich') {
-    throw new RuleViolation(Code.InvalidImage, `${path}.image.img_url was uploaded as ${kind}; rich bubbles need image_type rich`);
-  }
+  checkRichUpload(url, `${path}.image.img_url`, ctx);
   const link = optionalString(image, 'img_link', `${path}.image`, 1000);
   if (link !== undefined && !isHttpUrl(link)) throw invalid(`${path}.image.img_link must be an http or https URL`);
   return url;
 }
 
-/** CAROUSEL_FEED: 2 to 6 cards (an array, or an object with `list`); each card up to 2 buttons. */
-function checkCarousel(carousel: unknown, path: string, ctx: RuleContext): void {
+/**
+ * CAROUSEL_FEED: 2 to 6 cards (an array, or an object with `list`); each card up to 2 buttons. Returns what the chat
+ * shows of each card: `header`, `message`, `img_url` and `buttons`.
+ */
+function checkCarousel(carousel: unknown, path: string, ctx: RuleContext): Obj[] {
   if (carousel === undefined || carousel === null) throw invalid('carousel is required for CAROUSEL_FEED');
   const cards = Array.isArray(carousel) ? carousel : isObj(carousel) ? carousel['list'] : undefined;
   const listPath = Array.isArray(carousel) ? path : `${path}.list`;
@@ -144,7 +153,7 @@ function checkCarousel(carousel: unknown, path: string, ctx: RuleContext): void 
   if (cards.length < MIN_CAROUSEL_CARDS || cards.length > MAX_CAROUSEL_CARDS) {
     throw invalid(`${listPath} has ${cards.length} cards; ${MIN_CAROUSEL_CARDS} to ${MAX_CAROUSEL_CARDS} are allowed`);
   }
-  cards.forEach((card, i) => {
+  return cards.map((card, i) => {
     const p = `${listPath}[${i}]`;
     if (!isObj(card)) throw invalid(`${p} must be an object`);
     const header = card['header'];
@@ -154,9 +163,10 @@ function checkCarousel(carousel: unknown, path: string, ctx: RuleContext): void 
     if (cardAtt !== undefined && !isObj(cardAtt)) throw invalid(`${p}.attachment must be an object`);
     if (!message && !isObj(cardAtt) && !card['header']) throw invalid(`${p} needs a header, message or attachment`);
     const att: Obj = isObj(cardAtt) ? cardAtt : {};
-    checkImage(att, `${p}.attachment`, ctx, null);
+    const imageUrl = checkImage(att, `${p}.attachment`, ctx, null);
     const inAttachment = att['buttons'] !== undefined;
     const buttonsPath = inAttachment ? `${p}.attachment.buttons` : `${p}.buttons`;
-    checkButtons(inAttachment ? att['buttons'] : card['buttons'], buttonsPath, 2, ctx, 'a CAROUSEL_FEED card');
+    const buttons = checkButtons(inAttachment ? att['buttons'] : card['buttons'], buttonsPath, 2, ctx, 'a CAROUSEL_FEED card');
+    return { ...stringFields(card, ['header', 'message']), ...(imageUrl !== null ? { img_url: imageUrl } : {}), buttons: buttons.map(shownButton) };
   });
 }

@@ -235,6 +235,10 @@ function bubbleOf(f: Fields): Bubble {
     deleted: f.boolean('deleted'),
     sentAt: f.number('sentAt'),
     quickReplies: f.list('quickReplies', objectItem),
+    // kept since these were shown in the chat; a state file written before has none
+    buttons: f.has('buttons') ? f.list('buttons', objectItem) : [],
+    items: f.has('items') ? f.list('items', objectItem) : [],
+    cards: f.has('cards') ? f.list('cards', objectItem) : [],
   };
 }
 

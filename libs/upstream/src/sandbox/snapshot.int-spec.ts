@@ -75,6 +75,36 @@ describe('sandbox state kept across a restart (stateDir)', () => {
     expect(await second.messenger.writeImage({ senderKey: KAKAO, userKey: 'keep-user', serialNumber: serial(), imageUrl })).toEqual({ code: '0', message: null });
   });
 
+  it('keeps what a rich bubble shows (buttons, quick replies, cards, list items); its quick replies can still be tapped', async () => {
+    const first = await start();
+    await customerSays(first, 'rich-keep', 'hello');
+    const qr = serial();
+    const text = { chat_bubble_type: 'TEXT', message: 'pick', attachment: { buttons: [{ type: 'BK', name: 'Talk' }], quick_replies: [{ type: 'WL', name: 'Site', url_mobile: 'https://m.test' }, { type: 'BK', name: 'No' }] } };
+    const carousel = { chat_bubble_type: 'CAROUSEL_FEED', carousel: { list: [{ header: 'Boots', buttons: [{ type: 'BK', name: 'More' }] }, { header: 'Hats', message: 'warm' }] } };
+    const list = { chat_bubble_type: 'ITEM_LIST', message: 'new in', attachment: { item: { list: [{ title: 'Scarf', description: 'wool' }] } } };
+    for (const [serialNumber, envelope] of [[qr, text], [serial(), carousel], [serial(), list]] as const) {
+      expect(await first.messenger.sendRich({ senderKey: KAKAO, userKey: 'rich-keep', serialNumber, envelope })).toEqual({ code: '0', message: null });
+    }
+    const shown = async (h: SandboxHarness) => {
+      const r = await h.control.chat('rich-keep', KAKAO);
+      if (!r.ok) throw new Error(r.message);
+      return r.bubbles.slice(1).map(({ buttons, quickReplies, cards, items }) => ({ buttons, quickReplies, cards, items }));
+    };
+    const before = await shown(first);
+    expect(before).toEqual([
+      { buttons: [{ label: 'Talk', type: 'BK' }], quickReplies: [{ label: 'Site', type: 'WL', url: 'https://m.test' }, { label: 'No', type: 'BK' }] },
+      { cards: [{ header: 'Boots', buttons: [{ label: 'More', type: 'BK' }] }, { header: 'Hats', message: 'warm' }] },
+      { items: [{ title: 'Scarf', description: 'wool' }] },
+    ]);
+    await stop(first);
+    const second = await start();
+    expect(await shown(second)).toEqual(before);
+    second.receiver.expect('/message', (b) => (b['contents'] as string[])[0] === 'No');
+    const tap = await second.control.tap('rich-keep', { senderKey: KAKAO, serial: qr, quickReply: 1 });
+    expect(tap.ok && tap.callbacks.map((c) => c.path)).toEqual(['/message']);
+    await second.receiver.verify();
+  });
+
   it('keeps a consent request waiting: the customer can still agree after the restart', async () => {
     const first = await start();
     await customerSays(first, 'consent-user', 'hello');

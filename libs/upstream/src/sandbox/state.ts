@@ -1,8 +1,7 @@
 import { ConsultationSchedule } from '@brandwire/domain';
-import { BubbleFrom, ChatBubble, ChatBubbleKind, EndReason, SystemMessages } from './control-types';
+import { BubbleFrom, ChatBubbleKind, EndReason, SystemMessages } from './control-types';
 import { defaultSystemMessages } from './system-messages';
 
-export const DELETED_PLACEHOLDER = 'This message was deleted.';
 /** Bubbles kept per customer; older ones are forgotten (the sandbox is not an archive). */
 const MAX_BUBBLES = 5_000;
 const BUBBLE_TRIM = 500;
@@ -19,7 +18,17 @@ export interface Bubble {
   sentAt: number;
   /** quick replies of an agent bubble (as sent), for taps */
   quickReplies: readonly Record<string, unknown>[];
+  /** what the chat shows of the buttons of an agent bubble (see shownButton) */
+  buttons: readonly Record<string, unknown>[];
+  /** what the chat shows of the entries of a list bubble's `attachment.item.list` */
+  items: readonly Record<string, unknown>[];
+  /** what the chat shows of the cards of a CAROUSEL_FEED bubble */
+  cards: readonly Record<string, unknown>[];
 }
+
+/** The parts only an agent bubble has; a new bubble without them has none. */
+type BubbleParts = 'quickReplies' | 'buttons' | 'items' | 'cards';
+export type NewBubble = Omit<Bubble, 'deleted' | BubbleParts> & Partial<Pick<Bubble, BubbleParts>>;
 
 export interface Session {
   id: string;
@@ -170,8 +179,8 @@ export class SandboxState {
     return `sys-${this.systemSeq}`;
   }
 
-  addBubble(c: Customer, b: Omit<Bubble, 'deleted' | 'quickReplies'> & { quickReplies?: Bubble['quickReplies'] }): Bubble {
-    const bubble: Bubble = { ...b, deleted: false, quickReplies: b.quickReplies ?? [] };
+  addBubble(c: Customer, b: NewBubble): Bubble {
+    const bubble: Bubble = { ...b, deleted: false, quickReplies: b.quickReplies ?? [], buttons: b.buttons ?? [], items: b.items ?? [], cards: b.cards ?? [] };
     c.bubbles.push(bubble);
     c.bySerial.set(bubble.serial, bubble);
     // forget the oldest in chunks, so a long chat does not cost a copy per bubble
@@ -185,16 +194,4 @@ export class SandboxState {
   addNotice(c: Customer, text: string, at: number): Bubble {
     return this.addBubble(c, { serial: this.newSystemSerial(), from: 'system', kind: 'notice', text, imageUrl: null, sentAt: at });
   }
-}
-
-/** What the customer sees of a bubble. */
-export function viewOf(b: Bubble): ChatBubble {
-  const view: ChatBubble = { serial: b.serial, from: b.from, kind: b.kind, deleted: b.deleted };
-  if (b.deleted) {
-    view.text = DELETED_PLACEHOLDER;
-    return view;
-  }
-  if (b.text !== null) view.text = b.text;
-  if (b.imageUrl !== null) view.imageUrl = b.imageUrl;
-  return view;
 }

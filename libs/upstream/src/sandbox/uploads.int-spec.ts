@@ -81,6 +81,9 @@ describe('sandbox uploads', () => {
     await expect(sendRich({ chat_bubble_type: 'TEXT', message: 'x', attachment: { image: { img_url: rich } } })).resolves.toEqual(notUploaded('attachment.image.img_url'));
     const cards = [{ header: 'a', attachment: { image: { img_url: rich } } }, { header: 'b' }];
     await expect(sendRich({ chat_bubble_type: 'CAROUSEL_FEED', carousel: { list: cards } })).resolves.toEqual(notUploaded('carousel.list[0].attachment.image.img_url'));
+    const listOf = (img_url: string) => ({ chat_bubble_type: 'WIDE_ITEM_LIST', message: 'x', attachment: { item: { list: [{ title: 'a', img_url }] } } });
+    await expect(sendRich(listOf(rich))).resolves.toEqual(notUploaded('attachment.item.list[0].img_url'));
+    await expect(sendRich(listOf('https://evil.example/x.jpg'))).resolves.toEqual(notUploaded('attachment.item.list[0].img_url'));
     // another channel's plain upload is unknown here too, so the wrong image_type is not what is reported
     await expect(sendRich({ chat_bubble_type: 'IMAGE', attachment: { image: { img_url: plain } } })).resolves.toEqual(notUploaded('attachment.image.img_url'));
     await expect(h.messenger.writeImage({ senderKey: KAKAO, userKey: 'up-user', serialNumber: serial(), imageUrl: plain })).resolves.toEqual(notUploaded('image_url'));

@@ -12,6 +12,7 @@ import {
   invalid,
   isObj,
   notOneOf,
+  shownButton,
 } from './button-rules';
 import { ChatBubbleKind } from './control-types';
 
@@ -27,6 +28,8 @@ export interface WrittenBubble {
   text: string | null;
   imageUrl: string | null;
   quickReplies: Obj[];
+  /** what the chat shows of the `links` of an LI message */
+  buttons: Obj[];
 }
 
 export type WriteCheck = RuleCheck<WrittenBubble>;
@@ -44,10 +47,10 @@ function check(body: Obj, ctx: RuleContext): WrittenBubble {
   }
   switch (type) {
     case 'TX':
-      return { kind: 'text', text: textOf(body, type), imageUrl: null, quickReplies: [] };
+      return { kind: 'text', text: textOf(body, type), imageUrl: null, quickReplies: [], buttons: [] };
     case 'LI': {
       const text = textOf(body, type);
-      checkButtons(body['links'], 'links', MAX_LINKS, ctx, 'message_type LI');
+      const buttons = checkButtons(body['links'], 'links', MAX_LINKS, ctx, 'message_type LI').map(shownButton);
       const supplement = body['supplement'];
       if (supplement !== undefined && supplement !== null && !isObj(supplement)) {
         throw invalid('supplement must be an object');
@@ -56,7 +59,7 @@ function check(body: Obj, ctx: RuleContext): WrittenBubble {
         ? checkQuickReplies(supplement['quick_reply'], 'supplement.quick_reply', ctx)
         : [];
       checkAutoAnswer(body['auto_answer'], true, 'message_type LI');
-      return { kind: 'text', text, imageUrl: null, quickReplies };
+      return { kind: 'text', text, imageUrl: null, quickReplies, buttons };
     }
     case 'IM': {
       const url = body['image_url'];
@@ -66,7 +69,7 @@ function check(body: Obj, ctx: RuleContext): WrittenBubble {
       if (kind !== 'plain') {
         throw new RuleViolation(Code.InvalidImage, `image_url was uploaded as ${kind}; message_type IM needs image_type plain`);
       }
-      return { kind: 'image', text: null, imageUrl: url, quickReplies: [] };
+      return { kind: 'image', text: null, imageUrl: url, quickReplies: [], buttons: [] };
     }
     case 'FI':
     case 'AU': {
@@ -82,7 +85,7 @@ function check(body: Obj, ctx: RuleContext): WrittenBubble {
       if (size !== undefined && (typeof size !== 'number' || !Number.isInteger(size) || size < 0)) {
         throw invalid('file_size must be a non-negative integer');
       }
-      return { kind: 'file', text: typeof name === 'string' && name ? name : url, imageUrl: null, quickReplies: [] };
+      return { kind: 'file', text: typeof name === 'string' && name ? name : url, imageUrl: null, quickReplies: [], buttons: [] };
     }
   }
 }

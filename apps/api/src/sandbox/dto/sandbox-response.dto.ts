@@ -15,6 +15,48 @@ export class SandboxActionResponseDto {
   message?: string;
 }
 
+/** A button or quick reply as the simulated customer sees it. */
+export class SandboxButtonDto {
+  @ApiProperty({ example: 'Small' })
+  label!: string;
+
+  @ApiProperty({ example: 'BK', description: 'what a tap does, as the bubble has it: BK, WL, AL, BT, BF, MD or AC' })
+  type!: string;
+
+  @ApiPropertyOptional({ description: 'the web link a tap opens (the mobile one when the button has both)' })
+  url?: string;
+}
+
+/** An entry of a list bubble (ITEM_LIST, WIDE_ITEM_LIST). */
+export class SandboxListItemDto {
+  @ApiPropertyOptional()
+  title?: string;
+
+  @ApiPropertyOptional()
+  description?: string;
+
+  @ApiPropertyOptional()
+  imageUrl?: string;
+
+  @ApiPropertyOptional({ description: 'the web link a tap on the entry opens' })
+  url?: string;
+}
+
+/** A card of a CAROUSEL_FEED bubble. */
+export class SandboxCardDto {
+  @ApiPropertyOptional()
+  header?: string;
+
+  @ApiPropertyOptional()
+  message?: string;
+
+  @ApiPropertyOptional()
+  imageUrl?: string;
+
+  @ApiPropertyOptional({ type: [SandboxButtonDto] })
+  buttons?: SandboxButtonDto[];
+}
+
 export class SandboxBubbleDto {
   @ApiProperty({ example: 'bw-1795684638006000-2ege56' })
   serial!: string;
@@ -33,6 +75,21 @@ export class SandboxBubbleDto {
 
   @ApiProperty({ description: 'the bubble shows the deletion notice instead' })
   deleted!: boolean;
+
+  @ApiPropertyOptional({ type: [SandboxButtonDto], description: 'the buttons in the bubble' })
+  buttons?: SandboxButtonDto[];
+
+  @ApiPropertyOptional({
+    type: [SandboxButtonDto],
+    description: 'the row of quick replies under the bubble, in the order the `quickReply` index of `POST /sandbox/customers/{userKey}/tap` counts them',
+  })
+  quickReplies?: SandboxButtonDto[];
+
+  @ApiPropertyOptional({ type: [SandboxListItemDto], description: 'the entries of a list bubble' })
+  items?: SandboxListItemDto[];
+
+  @ApiPropertyOptional({ type: [SandboxCardDto], description: 'the cards of a carousel bubble' })
+  cards?: SandboxCardDto[];
 }
 
 /** What the customer's chat shows, oldest first. */
