@@ -38,4 +38,30 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.consentRequests.requestedAtMs(CONSULTATION)).toBeUndefined();
     expect(await store.consentRequests.reserve(CONSULTATION, T0 + 1)).toBe(true);
   });
+
+  it('lets the consent result of a consultation be relayed once, also when many repeats come at once', async () => {
+    await store.consentRequests.reserve(CONSULTATION, T0);
+    const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.consentRequests.claimRelay(CONSULTATION, T0 + 10 + i)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 99)).toBe(false);
+    // the request it answered is still the one sent at T0: the relay changes nothing of it
+    expect(await store.consentRequests.requestedAtMs(CONSULTATION)).toBe(T0);
+    expect(await store.consentRequests.claimRelay({ ...CONSULTATION, sessionId: 's-2' }, T0 + 99)).toBe(true);
+  });
+
+  it('keeps a relay of a request another tool sent, which also counts as the request of that consultation', async () => {
+    const elsewhere = { ...CONSULTATION, userKey: 'cleo' };
+    expect(await store.consentRequests.claimRelay(elsewhere, T0 + 50)).toBe(true);
+    expect(await store.consentRequests.claimRelay(elsewhere, T0 + 60)).toBe(false);
+    expect(await store.consentRequests.requestedAtMs(elsewhere)).toBe(T0 + 50);
+    expect(await store.consentRequests.reserve(elsewhere, T0 + 70)).toBe(false);
+  });
+
+  it('frees a relay given back, for the repeat of a callback that failed', async () => {
+    await store.consentRequests.reserve(CONSULTATION, T0);
+    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 1)).toBe(true);
+    await store.consentRequests.releaseRelay(CONSULTATION);
+    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 2)).toBe(true);
+    expect(await store.consentRequests.requestedAtMs(CONSULTATION)).toBe(T0);
+  });
 });

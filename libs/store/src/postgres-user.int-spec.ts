@@ -16,7 +16,8 @@ describe('a DATABASE_URL that names no user, with USER and PGUSER unset (a servi
   it('connects as the login name, as psql does', async () => {
     const login = userInfo().username;
     await jest.isolateModulesAsync(async () => {
-      const { Client } = await import('pg');
+      // a fresh module registry needs require: pg reads USER when it is loaded
+      const { Client } = require('pg') as typeof import('pg');
       const admin = new Client({ connectionString: serverUrl.toString() });
       await admin.connect();
       try {
@@ -25,14 +26,14 @@ describe('a DATABASE_URL that names no user, with USER and PGUSER unset (a servi
       } finally {
         await admin.end();
       }
-      const { postgresPool } = await import('./postgres-pool');
+      const { postgresPool } = require('./postgres-pool') as typeof import('./postgres-pool');
       const userless = new URL(serverUrl);
       userless.username = '';
       const pool = postgresPool(userless.toString(), 1, 'requests');
       try {
         const { rows } = await pool.connect().then(async (client) => {
           try {
-            return await client.query('select current_user as name');
+            return await client.query<{ name: string }>('select current_user as name', []);
           } finally {
             client.release();
           }

@@ -113,6 +113,8 @@ export interface ConsentRequestsTable {
   user_key: string;
   session_id: string;
   requested_ms: number;
+  /** when the consent result was relayed (the values never are kept); null until then */
+  relayed_ms: number | null;
 }
 
 export interface IdempotencyKeysTable {

@@ -229,6 +229,23 @@ describe('messenger callbacks', () => {
     expect(signalsOf('consent-in-time').filter((j) => j['kind'] === 'personal_info')).toEqual([expect.objectContaining({ nickname: 'Hana', phoneNumber: '010-1111-2222' })]);
   });
 
+  it('relays a consent once when the messenger repeats its callback, also at the same time', async () => {
+    await h.customerWrites('consent-twice', { text: 'hi' });
+    expect((await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'consent-twice' })).body).toMatchObject({ ok: true });
+    const { sessionId } = await lastItem('consent-twice');
+    const consent = () => messengerCalls('personal_info', { user_key: 'consent-twice', session_id: sessionId, nickname: 'Yuna', phone_number: '010-5555-6666' });
+    expect((await consent()).body).toEqual({ ok: true });
+    const repeats = await Promise.all([consent(), consent()]);
+    expect(repeats.map((r) => [r.status, r.body])).toEqual([
+      [200, { ok: true }],
+      [200, { ok: true }],
+    ]);
+    // the customer's later message reaches the webhook after every consent result reserved before it
+    const later = await h.customerWrites('consent-twice', { text: 'done' });
+    await receiver.waitFor(() => signalsOf('consent-twice').some((s) => s['seq'] === later));
+    expect(signalsOf('consent-twice').filter((j) => j['kind'] === 'personal_info')).toEqual([expect.objectContaining({ nickname: 'Yuna', phoneNumber: '010-5555-6666' })]);
+  });
+
   it.each([
     ['beyond any date', 1e300],
     ['not whole milliseconds', 1.5],

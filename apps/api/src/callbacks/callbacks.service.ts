@@ -116,23 +116,30 @@ export class CallbacksService {
     return { ok: true, seq: conversation?.lastSeq ?? 0 };
   }
 
-  /** Consent given: the values are relayed from memory and never stored (see PersonalInfoRelay). */
   /**
    * The customer's consent: relayed, never stored. A consent given more than 3 days after this service sent its
    * request is no longer valid and is not relayed; a request another tool sent is not known here and is relayed.
+   * The messenger repeats a callback it got no answer to: a consultation's result is relayed once, and its
+   * repeats are answered `ok` without relaying the values again.
    */
   async personalInfo(body: CallbackBody): Promise<{ ok: true }> {
     const { channel, userKey } = await this.consentingCustomer(body);
     const sessionId = optionalString(body, 'session_id');
-    const requestedAt = sessionId === undefined ? undefined : await this.store.consentRequests.requestedAtMs({ channelKey: channel.key, userKey, sessionId });
+    const consultation = sessionId === undefined ? undefined : { channelKey: channel.key, userKey, sessionId };
+    const requestedAt = consultation === undefined ? undefined : await this.store.consentRequests.requestedAtMs(consultation);
     if (requestedAt !== undefined && timeOf(body, this.clock.now()) - requestedAt > CONSENT_VALIDITY_MS) {
       this.logger.warn(`a consent given more than 3 days after its request was not relayed (channel ${channel.key})`);
       return { ok: true };
     }
-    await this.personalInfoRelay.relay(channel, userKey, {
-      nickname: requiredString(body, 'nickname'),
-      phoneNumber: requiredString(body, 'phone_number'),
-    });
+    const values = { nickname: requiredString(body, 'nickname'), phoneNumber: requiredString(body, 'phone_number') };
+    if (consultation !== undefined && !(await this.store.consentRequests.claimRelay(consultation, this.clock.now()))) return { ok: true };
+    try {
+      await this.personalInfoRelay.relay(channel, userKey, values);
+    } catch (error) {
+      // nothing went out: the messenger's repeat of this callback relays it
+      if (consultation !== undefined) await this.store.consentRequests.releaseRelay(consultation);
+      throw error;
+    }
     return { ok: true };
   }
 

@@ -31,7 +31,8 @@ export const JSON_BODY_ERRORS = {
 
 /** A multipart/form-data body of fields and files (uploads, attachment send). */
 export const MULTIPART_ERRORS = {
-  BAD_REQUEST: 'a field is missing, unknown or invalid (the message names it), a file part is unexpected or there are too many files, or the multipart body is malformed',
+  BAD_REQUEST:
+    'a field is missing, unknown or invalid, or a text field is not valid UTF-8 (the message names it), a file name holds control characters, a file part is unexpected or there are too many files, or the multipart body is malformed',
   PAYLOAD_TOO_LARGE: 'a file is larger than 300 MB, the most the messenger takes',
   UNSUPPORTED_MEDIA_TYPE: 'the body is not multipart/form-data',
 } satisfies ErrorReasons;

@@ -5,6 +5,7 @@ import { testSeed } from '@brandwire/client/testing';
 import { type TestDatabase, type TestDialect, testDatabase } from '@brandwire/store/testing';
 import { startService, type RunningService } from '../app/start-service';
 import { loadConfig } from '../config/config';
+import { type RawPart, rawMultipart } from './raw-multipart';
 
 export const TOKENS = {
   admin: 'test-admin-token-0000000001',
@@ -113,6 +114,17 @@ export class ServiceHarness {
       form.append(part, blob, fileName ?? basename(filePath));
     }
     const response = await fetch(`${this.url}${path}`, { method: 'POST', body: form, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+    return readReply<T>(response);
+  }
+
+  /** A multipart POST of parts written byte for byte (see rawMultipart). */
+  async multipartRaw<T = Record<string, unknown>>(path: string, parts: readonly RawPart[], token: string | null = TOKENS.writer, headers: Record<string, string> = {}): Promise<ApiReply<T>> {
+    const { body, contentType } = rawMultipart(parts);
+    const response = await fetch(`${this.url}${path}`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    });
     return readReply<T>(response);
   }
 

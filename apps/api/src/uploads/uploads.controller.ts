@@ -21,9 +21,9 @@ export class UploadsController {
   @ApiOperation({ summary: 'Upload an image to the messenger: rich (for rich bubbles, as uploaded) or plain (for send/image, prepared)' })
   @ApiOkResponse({ type: UploadImageResponseDto })
   @ApiErrors(MULTIPART_ERRORS, MESSENGER_ERRORS, {
-    BAD_REQUEST: 'no file (multipart part "file")',
+    BAD_REQUEST: 'no file (multipart part "file"), or the messenger refused the image for another reason than the image itself (the message has its code)',
     UNSUPPORTED_IMAGE:
-      'the file is not a readable jpg, png or gif (content is checked), its size is unsupported (a side under 20 px, one side more than 20 times the other, above 120 megapixels), a rich image is outside 3:4 to 2:1 or narrower than 500 px, or the messenger refused it',
+      'the file is not a readable jpg, png or gif (content is checked), its size is unsupported (a side under 20 px, one side more than 20 times the other, above 120 megapixels), a rich image is outside 3:4 to 2:1 or narrower than 500 px, or the messenger found the image bad (-505)',
     IMAGE_TOO_LARGE: 'the image is larger than 5 MB (a rich image as uploaded; a plain one even after scaling down)',
   })
   image(@CurrentPrincipal() principal: Principal, @Body() dto: UploadImageDto, @UploadedFile() file: Express.Multer.File | undefined): Promise<UploadImageResponseDto> {

@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { imageDir, writeGif, writeJpeg, writeNoise, writePng, writeTruncated, writeWebp } from '../media/test-support/images';
+import { textPart } from '../test-support/raw-multipart';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
 
 interface UploadReply {
@@ -141,6 +142,28 @@ describe('uploads and sending an uploaded photo', () => {
       400,
       { ok: false, code: 'BAD_REQUEST', message: 'the part "file" must be a file, with a file name (Content-Disposition: form-data; name="file"; filename="…"), not a text field' },
     ]);
+  });
+
+  it('refuses an image whose file name holds a control character with 400 naming it and its part', async () => {
+    const jpeg = readFileSync(await writeJpeg(images.file('named.jpg'), 800, 600));
+    const reply = await h.multipartRaw<UploadReply>('/api/agent/upload/image', [
+      textPart('brand', 'acme-kakao'),
+      { disposition: `name="file"; filename*=UTF-8''ok%01.jpg`, contentType: 'image/jpeg', content: jpeg },
+    ]);
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'the file name "ok\\u0001.jpg" in the part "file" must not contain control characters' }]);
+  });
+
+  it.each([
+    ['a%07b.txt', 'a\\u0007b.txt'],
+    ['a%00b.txt', 'a\\u0000b.txt'],
+    ['a%1Bb.txt', 'a\\u001bb.txt'],
+  ])('refuses a file named %s with 400 naming it and its part', async (encoded, shown) => {
+    const reply = await h.multipartRaw<UploadReply>('/api/agent/upload/file', [
+      textPart('brand', 'acme-kakao'),
+      textPart('fileType', 'file'),
+      { disposition: `name="file"; filename*=UTF-8''${encoded}`, contentType: 'text/plain', content: 'some text' },
+    ]);
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: `the file name "${shown}" in the part "file" must not contain control characters` }]);
   });
 
   it('refuses a BrandRead key with 403', async () => {

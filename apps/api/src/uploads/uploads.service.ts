@@ -1,12 +1,29 @@
+import { UpstreamCode } from '@brandwire/domain';
 import { Injectable } from '@nestjs/common';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import type { Principal } from '../common/auth/principal';
 import { fail } from '../common/errors/envelope';
 import { FILE_TYPE_MAX_BYTES, removeUploads } from '../media';
 import type { UploadFileDto, UploadFileResponseDto, UploadImageDto, UploadImageResponseDto } from './dto/upload.dto';
-import { MessengerUploadsService } from './messenger-uploads.service';
+import { MessengerUploadsService, type UploadOutcome } from './messenger-uploads.service';
 
 const MB = 1024 * 1024;
+
+/**
+ * Why an image was not uploaded: the service's own checks say it as they found it; of the messenger's codes only
+ * InvalidImage (-505) says the image is bad, and any other is told with its code.
+ */
+function imageRefusal(outcome: Extract<UploadOutcome, { ok: false }>) {
+  switch (outcome.code) {
+    case 'UNSUPPORTED_IMAGE':
+    case 'IMAGE_TOO_LARGE':
+      return fail(outcome.code, outcome.message);
+    case UpstreamCode.InvalidImage:
+      return fail('UNSUPPORTED_IMAGE', outcome.message);
+    default:
+      return fail('BAD_REQUEST', `the messenger refused the image (${outcome.code}): ${outcome.message}`);
+  }
+}
 
 /** The upload endpoints: the file is checked, prepared, uploaded to the messenger, and its URL returned. */
 @Injectable()
@@ -22,7 +39,7 @@ export class UploadsService {
       if (!file) throw fail('BAD_REQUEST', 'file is required (multipart part "file")');
       const imageType = dto.imageType ?? 'rich';
       const outcome = await this.messenger.uploadImage(channel, { path: file.path, name: file.originalname }, imageType === 'rich' ? 'rich-as-uploaded' : 'plain');
-      if (!outcome.ok) throw fail(outcome.code === 'IMAGE_TOO_LARGE' ? 'IMAGE_TOO_LARGE' : 'UNSUPPORTED_IMAGE', outcome.message);
+      if (!outcome.ok) throw imageRefusal(outcome);
       return { ok: true, code: '0', message: null, url: outcome.url, imageType, name: outcome.name, size: outcome.size };
     } finally {
       await removeUploads(file);

@@ -11,6 +11,7 @@ import * as bubbleDeleteClaims from './0009-bubble-delete-claims';
 import * as servedConsultationsKept from './0010-served-consultations-kept';
 import * as channelsSeedPlan from './0011-channels-seed-plan';
 import * as apiKeysRevoked from './0012-api-keys-revoked';
+import * as consentRelayed from './0013-consent-relayed';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0010-served-consultations-kept': servedConsultationsKept,
   '0011-channels-seed-plan': channelsSeedPlan,
   '0012-api-keys-revoked': apiKeysRevoked,
+  '0013-consent-relayed': consentRelayed,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { execInSqliteFile } from '@brandwire/store/testing';
+import { DEFAULT_UPLOAD_DIR } from '../../media';
 import { imageDir, writeJpeg, writeNoise, writePng, writeWebp } from '../../media/test-support/images';
+import { textPart } from '../../test-support/raw-multipart';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
 import { DEFAULT_CAPTION } from './attachment-plan';
 
@@ -24,6 +28,13 @@ interface Bubble {
   text?: string;
   imageUrl?: string;
   deleted: boolean;
+}
+
+/** Uploads still in the service's upload folder with exactly these bytes (random ones: no other test's). */
+function uploadsHolding(content: Buffer): string[] {
+  return readdirSync(DEFAULT_UPLOAD_DIR)
+    .map((name) => join(DEFAULT_UPLOAD_DIR, name))
+    .filter((path) => statSync(path, { throwIfNoEntry: false })?.size === content.length && readFileSync(path).equals(content));
 }
 
 describe('POST /api/agent/send/attachments', () => {
@@ -283,6 +294,35 @@ describe('POST /api/agent/send/attachments', () => {
       { ok: false, code: 'BAD_REQUEST', message: 'the part "files" must be a file, with a file name (Content-Disposition: form-data; name="files"; filename="…"), not a text field' },
     ]);
     expect(await agentBubbles('a-text-part')).toEqual([]);
+  });
+
+  it('refuses a file name with a control character with 400 naming the file and its part, before anything is sent', async () => {
+    await h.customerWrites('a-control', { text: 'hi' });
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4 '), randomBytes(4000)]);
+    const reply = await h.multipartRaw('/api/agent/send/attachments', [
+      textPart('brandKey', 'acme-kakao'),
+      textPart('userKey', 'a-control'),
+      textPart('text', 'two files'),
+      { disposition: 'name="files"; filename="fine.pdf"', contentType: 'application/pdf', content: pdf },
+      { disposition: `name="files"; filename*=UTF-8''a%01.jpg`, contentType: 'image/jpeg', content: readFileSync(await writeJpeg(files.file('control.jpg'), 800, 600)) },
+    ]);
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'the file name "a\\u0001.jpg" in the part "files" must not contain control characters' }]);
+    expect(await agentBubbles('a-control')).toEqual([]);
+    expect(uploadsHolding(pdf)).toEqual([]);
+  });
+
+  it('refuses a text that is not UTF-8 with 400 naming the field, before anything is sent', async () => {
+    await h.customerWrites('a-latin1', { text: 'hi' });
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4 '), randomBytes(4000)]);
+    const reply = await h.multipartRaw('/api/agent/send/attachments', [
+      textPart('brandKey', 'acme-kakao'),
+      textPart('userKey', 'a-latin1'),
+      textPart('text', Buffer.from([0x68, 0x65, 0x6c, 0xff, 0x6c, 0x6f])),
+      { disposition: 'name="files"; filename="hello.pdf"', contentType: 'application/pdf', content: pdf },
+    ]);
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'text is not valid UTF-8: it holds bytes that are not UTF-8 (or U+FFFD, the character that stands in for them)' }]);
+    expect(await agentBubbles('a-latin1')).toEqual([]);
+    expect(uploadsHolding(pdf)).toEqual([]);
   });
 
   it('refuses a send with an empty file with 400 naming it, before anything is sent', async () => {

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execInSqliteFile } from '@brandwire/store/testing';
 import { DEFAULT_UPLOAD_DIR } from '../../media';
-import { imageDir, writeNoise } from '../../media/test-support/images';
+import { BLUE, RED, imageDir, writeNoise, writePng } from '../../media/test-support/images';
 import { ServiceHarness, TOKENS } from '../../test-support/service-harness';
 
 interface SendReply {
@@ -115,6 +115,31 @@ describe('Idempotency-Key on sends', () => {
       ...sent.body.results.map((r) => ['rich', r.serial]),
     ]);
     await files.cleanup();
+  });
+
+  it('answers the same key with a file of the same name and size but other bytes with 409, sending nothing for it', async () => {
+    await h.customerWrites('i4', { text: 'hello' });
+    const files = await imageDir();
+    try {
+      // solid red and solid blue of this size happen to encode to the same number of bytes
+      const red = await writePng(files.file('red.png'), 500, 400, RED);
+      const blue = await writePng(files.file('blue.png'), 500, 400, BLUE);
+      expect(statSync(blue).size).toBe(statSync(red).size);
+      const attach = (path: string) =>
+        h.multipart<{ ok: boolean; code?: string; results: { serial: string }[] }>('/api/agent/send/attachments', { brandKey: 'acme-kakao', userKey: 'i4' }, [['files', path, 'photo.png']], TOKENS.writer, {
+          'idempotency-key': 'files-2',
+        });
+      const sent = await attach(red);
+      expect(sent.body.ok).toBe(true);
+      const other = await attach(blue);
+      expect([other.status, other.headers.get('idempotent-replayed'), other.body]).toEqual([409, null, expect.objectContaining({ ok: false, code: 'IDEMPOTENCY_CONFLICT' })]);
+      expect((await h.customerChat('i4')).filter((b) => b.from === 'agent').map((b) => b.serial)).toEqual(sent.body.results.map((r) => r.serial));
+      // the very same file again is still a retry
+      const retried = await attach(red);
+      expect([retried.status, retried.headers.get('idempotent-replayed'), retried.body]).toEqual([200, 'true', sent.body]);
+    } finally {
+      await files.cleanup();
+    }
   });
 
   // last: it moves the clock a day on

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
 import { type ExecutionContext, Inject, Injectable, createParamDecorator } from '@nestjs/common';
@@ -14,11 +15,23 @@ const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-/** A send made with an `Idempotency-Key`: whose key, which request (a hash of it), and where to answer a replay. */
+/** A file of a multipart send, as the request's hash takes it: its part, name, size, and where its bytes are. */
+interface SentFile {
+  fieldname: string;
+  originalname: string;
+  size: number;
+  path: string;
+}
+
+/**
+ * A send made with an `Idempotency-Key`: whose key, which request (its method, path and body; its files, whose
+ * bytes are hashed only when the key is used), and where to answer a replay.
+ */
 export interface IdempotentCall {
   keyId: string;
   idemKey: string;
-  hash: string;
+  request: string;
+  files: readonly SentFile[];
   response: Response;
 }
 
@@ -37,7 +50,7 @@ function canonical(value: unknown): string {
 /**
  * The request's `Idempotency-Key` (undefined without one), read once the body and any files are parsed and the
  * body passed validation; 400 `BAD_REQUEST` for a malformed key. Multipart sends are identified by their fields
- * and their files' names and sizes.
+ * and their files' parts, names and contents.
  */
 export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionContext): IdempotentCall | undefined => {
   const http = ctx.switchToHttp();
@@ -45,10 +58,23 @@ export const IdempotencyKey = createParamDecorator((_: unknown, ctx: ExecutionCo
   const idemKey = request.header('idempotency-key');
   if (idemKey === undefined || !request.principal) return undefined;
   if (!KEY_PATTERN.test(idemKey)) throw fail('BAD_REQUEST', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
-  const files = (Array.isArray(request.files) ? request.files : []).map((f) => [f.fieldname, f.originalname, f.size]);
-  const hash = createHash('sha256').update(`${request.method} ${request.path}\n${canonical(request.body)}\n${canonical(files)}`).digest('hex');
-  return { keyId: request.principal.keyId, idemKey, hash, response: http.getResponse<Response>() };
+  const files = (Array.isArray(request.files) ? request.files : []).map(({ fieldname, originalname, size, path }) => ({ fieldname, originalname, size, path }));
+  return { keyId: request.principal.keyId, idemKey, request: `${request.method} ${request.path}\n${canonical(request.body)}`, files, response: http.getResponse<Response>() };
 });
+
+/** sha256 of a file, read from disk a chunk at a time: an upload may be hundreds of megabytes. */
+async function fileHash(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** What tells one request from another: its method, path and body, and its files' parts, names, sizes and bytes. */
+async function requestHash(call: IdempotentCall): Promise<string> {
+  const files: Array<[string, string, number, string]> = [];
+  for (const file of call.files) files.push([file.fieldname, file.originalname, file.size, await fileHash(file.path)]);
+  return createHash('sha256').update(`${call.request}\n${canonical(files)}`).digest('hex');
+}
 
 /**
  * `Idempotency-Key` on sends: a retry with the same key and body gets the first answer (same serial) without a
@@ -121,7 +147,7 @@ export class IdempotencyService {
       this.lastSweep = now;
       await this.store.idempotency.forgetOlderThan(now - RETENTION_MS);
     }
-    return this.store.idempotency.claim(call.keyId, call.idemKey, call.hash, now, now - RETENTION_MS);
+    return this.store.idempotency.claim(call.keyId, call.idemKey, await requestHash(call), now, now - RETENTION_MS);
   }
 }
 

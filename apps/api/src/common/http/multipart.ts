@@ -1,3 +1,4 @@
+import { controlCharactersMessage, hasControlCharacter } from '@brandwire/domain';
 import {
   type CallHandler,
   type CanActivate,
@@ -16,6 +17,7 @@ import { FileInterceptor, FilesInterceptor } from '@nestjs/platform-express';
 import { ApiConsumes } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { type Observable, catchError, throwError } from 'rxjs';
+import { removeUploads } from '../../media/upload-storage';
 import { fail } from '../errors/envelope';
 
 const TAKES_MULTIPART = 'brandwire:takes-multipart';
@@ -53,27 +55,68 @@ function multipartErrors(files: MultipartFiles): Type<NestInterceptor> {
   return mixin(MultipartErrors);
 }
 
+/** The Unicode replacement character: what multer's UTF-8 decoding puts where the bytes are not UTF-8. */
+const REPLACEMENT_CHARACTER = '\uFFFD';
+
 /**
- * A part named as the files' part but without a file name is a text field to multer: it is told as such, not
- * refused as a field the route does not know.
+ * Why the text fields multer read cannot be taken, if they cannot:
+ * - a part named as the files' part but without a file name is a text field to multer: it is told as such, not
+ *   refused as a field the route does not know;
+ * - a field whose bytes are not UTF-8 reaches us decoded with U+FFFD in their place (multer hands over no bytes):
+ *   refused naming the field, as a JSON body that is not well-formed Unicode is, rather than sent on altered.
  */
-function filePartsOnly(files: MultipartFiles): Type<NestInterceptor> {
-  class FilePartsOnly implements NestInterceptor {
-    intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-      const body = context.switchToHttp().getRequest<Request>().body as Record<string, unknown> | undefined;
-      if (body?.[files.field] !== undefined) {
-        throw fail('BAD_REQUEST', `the part "${files.field}" must be a file, with a file name (Content-Disposition: form-data; name="${files.field}"; filename="…"), not a text field`);
-      }
-      return next.handle();
+function textFieldsRefusal(body: Record<string, unknown> | undefined, files: MultipartFiles): string | undefined {
+  if (body?.[files.field] !== undefined) {
+    return `the part "${files.field}" must be a file, with a file name (Content-Disposition: form-data; name="${files.field}"; filename="…"), not a text field`;
+  }
+  for (const [name, value] of Object.entries(body ?? {})) {
+    const texts: unknown[] = Array.isArray(value) ? value : [value];
+    if (texts.some((text) => typeof text === 'string' && text.includes(REPLACEMENT_CHARACTER))) {
+      return `${name} is not valid UTF-8: it holds bytes that are not UTF-8 (or U+FFFD, the character that stands in for them)`;
     }
   }
-  return mixin(FilePartsOnly);
+  return undefined;
+}
+
+/** Refuses text fields the route cannot take (see textFieldsRefusal), removing the files already stored for them. */
+function textFieldsChecked(files: MultipartFiles): Type<NestInterceptor> {
+  class TextFieldsChecked implements NestInterceptor {
+    async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
+      const request = context.switchToHttp().getRequest<Request>();
+      const refusal = textFieldsRefusal(request.body as Record<string, unknown> | undefined, files);
+      if (refusal === undefined) return next.handle();
+      await removeUploads(request.file ?? request.files);
+      throw fail('BAD_REQUEST', refusal);
+    }
+  }
+  return mixin(TextFieldsChecked);
+}
+
+/**
+ * A file whose name holds a control character is refused before it is stored: the messenger's multipart parser
+ * cannot read such a name, and would fail a good file for it.
+ */
+function withFileNamesChecked(options: MulterOptions): MulterOptions {
+  const { fileFilter } = options;
+  return {
+    ...options,
+    fileFilter: (request, file, callback) => {
+      if (hasControlCharacter(file.originalname)) {
+        callback(fail('BAD_REQUEST', controlCharactersMessage(`the file name ${JSON.stringify(file.originalname)} in the part "${file.fieldname}"`)), false);
+      } else if (fileFilter) {
+        fileFilter(request, file, callback);
+      } else {
+        callback(null, true);
+      }
+    },
+  };
 }
 
 /** The route reads multipart/form-data (fields and the files given); every other route reads JSON. */
 export function MultipartBody(files: MultipartFiles): MethodDecorator {
-  const reader = files.maxCount === 1 ? FileInterceptor(files.field, files.options) : FilesInterceptor(files.field, files.maxCount, files.options);
-  return applyDecorators(SetMetadata(TAKES_MULTIPART, true), UseInterceptors(multipartErrors(files), reader, filePartsOnly(files)), ApiConsumes('multipart/form-data'));
+  const options = withFileNamesChecked(files.options);
+  const reader = files.maxCount === 1 ? FileInterceptor(files.field, options) : FilesInterceptor(files.field, files.maxCount, options);
+  return applyDecorators(SetMetadata(TAKES_MULTIPART, true), UseInterceptors(multipartErrors(files), reader, textFieldsChecked(files)), ApiConsumes('multipart/form-data'));
 }
 
 /**
