@@ -147,7 +147,8 @@ describe('sending from the tool: what the customer receives', () => {
     expect(run.stderr).toBe('');
     const text = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-partly', '--file', fake, '--file', png], writer);
     expect(text.code).toBe(3);
-    expect(text.stdout).toMatch(/^ {2}image: failed \(UNSUPPORTED_IMAGE\)/m);
+    expect(text.stdout).toMatch(/^ {2}image fake\.png: failed \(UNSUPPORTED_IMAGE\)/m);
+    expect(text.stdout).toMatch(/^ {2}image good\.png: bw-\S+$/m);
     expect(text.stderr).toBe('1 of 2 bubbles were not delivered\n');
     expect((await agentTexts('u-partly')).map((b) => b.kind)).toEqual(['rich', 'rich']);
   });

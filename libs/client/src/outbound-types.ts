@@ -17,6 +17,8 @@ export interface DeleteResponse extends Envelope {
 
 export interface AttachmentResult {
   kind: string;
+  /** the file part an image or file bubble came from */
+  file?: string;
   ok: boolean;
   code: string;
   serial: string;

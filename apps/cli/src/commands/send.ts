@@ -38,7 +38,7 @@ export default class Send extends BrandwireCommand {
     });
     await this.show(() => {
       const lines = [`Sent to ${result.userKey} on ${result.brandKey}: serial ${result.serial ?? '-'}`];
-      for (const item of result.results ?? []) lines.push(`  ${item.kind}: ${item.ok ? item.serial : `failed (${item.code}) ${item.message ?? ''}`}`);
+      for (const item of result.results ?? []) lines.push(`  ${item.kind}${item.file === undefined ? '' : ` ${item.file}`}: ${item.ok ? item.serial : `failed (${item.code}) ${item.message ?? ''}`}`);
       return lines.join('\n');
     });
     const partly = partlyDone(result);

@@ -10,6 +10,7 @@ import { DEFAULT_CAPTION } from './attachment-plan';
 
 interface Result {
   kind: string;
+  file?: string;
   ok: boolean;
   code: string;
   serial: string;
@@ -171,7 +172,11 @@ describe('POST /api/agent/send/attachments', () => {
     const pdf = files.file('order.pdf');
     writeFileSync(pdf, '%PDF-1.4 order');
     const reply = await send('a7', [['files', pdf, 'order.pdf', 'application/pdf'], ['files', photo]], { text: 'Both' });
-    expect(reply.body.results.map((r) => r.kind)).toEqual(['image', 'file']);
+    // the images go first: each item names the file part it came from
+    expect(reply.body.results.map((r) => [r.kind, r.file])).toEqual([
+      ['image', 'order.jpg'],
+      ['file', 'order.pdf'],
+    ]);
     const items = (await h.get<{ messages: Array<{ kind: string; serial?: string }> }>('/api/agent/rooms/a7/messages?brand=acme-kakao')).body.messages;
     // newest first
     expect(items.filter((m) => m.kind === 'agent').map((m) => m.serial)).toEqual([reply.body.results[1]?.serial, reply.body.results[0]?.serial]);

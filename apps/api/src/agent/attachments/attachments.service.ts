@@ -87,15 +87,17 @@ export class AttachmentsService {
    * their items (not tried again), and the bubbles delivered before keep their results and serials.
    */
   private async attempt(send: AttachmentSend, bubble: PlannedBubble): Promise<AttachmentResultDto> {
+    // the bubbles are not in the order of the parts (images go first): an item names the file it came from
+    const named = (result: AttachmentResultDto): AttachmentResultDto => (bubble.kind === 'text' ? result : { ...result, file: bubble.file.name });
     if (!send.unreachable) {
       try {
-        return await this.sendBubble(send, bubble);
+        return named(await this.sendBubble(send, bubble));
       } catch (error) {
         if (!(error instanceof UpstreamUnavailableError)) throw error;
         send.unreachable = error;
       }
     }
-    return { kind: bubble.kind, ok: false, code: 'UPSTREAM_UNAVAILABLE', serial: this.serials.next(), message: `the messenger could not be reached: ${send.unreachable.message}` };
+    return named({ kind: bubble.kind, ok: false, code: 'UPSTREAM_UNAVAILABLE', serial: this.serials.next(), message: `the messenger could not be reached: ${send.unreachable.message}` });
   }
 
   /** Journals the images delivered, and sends the agent's text on its own when none of them could carry it. */

@@ -33,6 +33,8 @@ export class SendAttachmentsFormDto extends SendAttachmentsDto {
 
 export class AttachmentResultDto {
   @ApiProperty({ enum: ['image', 'file', 'text'] }) kind!: 'image' | 'file' | 'text';
+  @ApiPropertyOptional({ description: "the name of the file part the bubble came from (image and file items): the images are sent first, whatever the parts' order" })
+  file?: string;
   @ApiProperty() ok!: boolean;
   @ApiProperty({ description: '"0", a messenger code, or UNSUPPORTED_IMAGE / IMAGE_TOO_LARGE / PAYLOAD_TOO_LARGE' }) code!: string;
   @ApiProperty() serial!: string;
