@@ -48,6 +48,7 @@ describe('HttpMessengerClient transport failures', () => {
     const client = new HttpMessengerClient({ baseUrl: url, partnerKey: 'k' });
     const err = await failure(client.writeText(text));
     expect(err.reason).toBe('connection');
+    expect(err.neverArrived).toBe(true);
     expect(err.message).toBe(`upstream messenger unavailable (connection): POST /v1/write: connect ECONNREFUSED ${url.slice(7)}`);
     expect(err.message).not.toMatch(/\n/);
     const upload = await failure(client.uploadImage({ senderKey: KAKAO, data: TINY_PNG, fileName: 'a.png', imageType: 'rich' }));
@@ -60,8 +61,20 @@ describe('HttpMessengerClient transport failures', () => {
     const client = new HttpMessengerClient({ baseUrl: server.url, partnerKey: 'k', timeoutMs: 150 });
     try {
       const err = await failure(client.end({ senderKey: KAKAO, userKey: 'u1' }));
-      expect(err.reason).toBe('timeout');
+      expect([err.reason, err.neverArrived]).toEqual(['timeout', false]);
       expect(err.message).toMatch(/^upstream messenger unavailable \(timeout\): POST \/v1\/end: timeout of 150ms exceeded$/);
+    } finally {
+      client.close();
+      await server.close();
+    }
+  });
+
+  it('a connection reset once the call was sent -> connection, which may have arrived', async () => {
+    const server = await serve((q) => q.on('data', () => q.socket.destroy()));
+    const client = new HttpMessengerClient({ baseUrl: server.url, partnerKey: 'k' });
+    try {
+      const err = await failure(client.end({ senderKey: KAKAO, userKey: 'u1' }));
+      expect([err.reason, err.neverArrived]).toEqual(['connection', false]);
     } finally {
       client.close();
       await server.close();
@@ -77,7 +90,7 @@ describe('HttpMessengerClient transport failures', () => {
     const client = new HttpMessengerClient({ baseUrl: server.url, partnerKey: 'k' });
     try {
       const err = await failure(client.block({ senderKey: KAKAO, userKey: 'u1' }));
-      expect([err.reason, err.status]).toEqual([reason, status]);
+      expect([err.reason, err.status, err.neverArrived]).toEqual([reason, status, false]);
     } finally {
       client.close();
       await server.close();

@@ -15,10 +15,15 @@ export class UpstreamUnavailableError extends Error {
     readonly target: string,
     detail: string,
     readonly status?: number,
+    /** the call never reached the messenger (no connection was made): it did nothing there */
+    readonly neverArrived = false,
   ) {
     super(`upstream messenger unavailable (${reason}): ${target}: ${detail}`);
   }
 }
+
+/** Connection failures before anything was sent; a reset or a timeout may come after the messenger acted. */
+const NEVER_ARRIVED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ERR_CANCELED', 'ESOCKETTIMEDOUT']);
 
@@ -34,7 +39,7 @@ export function toUnavailable(err: unknown, target: string): UpstreamUnavailable
       return new UpstreamUnavailableError('timeout', target, err.message);
     }
     const detail = code && !err.message.includes(code) ? `${code}: ${err.message}` : err.message;
-    return new UpstreamUnavailableError('connection', target, detail || 'connection failed');
+    return new UpstreamUnavailableError('connection', target, detail || 'connection failed', undefined, NEVER_ARRIVED_CODES.has(code));
   }
   const detail = err instanceof Error ? err.message : String(err);
   return new UpstreamUnavailableError('connection', target, detail);

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type IncomingMessage, type Server, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -61,5 +63,75 @@ describe('an end the messenger never carried out', () => {
 
     expect((await h.post('/sandbox/clock', { advanceSeconds: 31 * 24 * 3600 })).status).toBe(200);
     expect(await untilEnded(lapser)).toMatchObject({ kind: 'expired', text: 'Session expired' });
+  });
+});
+
+/**
+ * A messenger in front of the sandbox that, when told to, breaks the connection of an end call once it has read it
+ * and carries the call out a moment later: the caller cannot tell it from an end that never happened, and the
+ * messenger's end callback comes after the caller gave up.
+ */
+async function startAnswerLosingProxy(target: string): Promise<{ url: string; loseEndAnswers: (on: boolean) => void; close(): Promise<void> }> {
+  let losing = false;
+  const forward = (req: IncomingMessage, body: Buffer, onAnswer: (answer: IncomingMessage) => void) =>
+    request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, onAnswer).end(body);
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (losing && /^\/v1\/(end|end_with_bot|block)$/.test(req.url ?? '')) {
+        req.socket.destroy();
+        setTimeout(() => forward(req, body, (answer) => answer.resume()), 300);
+        return;
+      }
+      forward(req, body, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    loseEndAnswers: (on) => (losing = on),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+describe('an end whose answer was lost after the messenger carried it out', () => {
+  const partnerKey = 'end-answer-lost-partner';
+  let sandbox: SandboxMessenger;
+  let proxy: Awaited<ReturnType<typeof startAnswerLosingProxy>>;
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    sandbox = await startSandboxMessenger({ port: 0, partnerKey, clock: new ShiftableClock(), attachmentHost: 'cdn.test.invalid' });
+    proxy = await startAnswerLosingProxy(sandbox.url);
+    h = await ServiceHarness.start({ env: { UPSTREAM_URL: proxy.url, UPSTREAM_PARTNER_KEY: partnerKey } });
+  });
+  afterAll(async () => {
+    await h.stop();
+    await proxy.close();
+    await sandbox.close();
+  });
+
+  it('is journaled as the agent\'s end when the messenger reports it, though the call failed', async () => {
+    await h.customerWrites('lost-answer', { text: 'hello' });
+    proxy.loseEndAnswers(true);
+    const failed = await h.post<{ ok: boolean; code: string }>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'lost-answer' });
+    proxy.loseEndAnswers(false);
+    expect([failed.status, failed.body.code]).toEqual([502, 'UPSTREAM_UNAVAILABLE']);
+    let last: { kind: string; text: string } | undefined;
+    for (let i = 0; i < 50; i++) {
+      last = (await h.get<MessagesReply>('/api/agent/rooms/lost-answer/messages?brand=acme-kakao&max=1')).body.messages[0];
+      if (last?.kind !== 'message') break;
+      await sleep(100);
+    }
+    expect(last).toMatchObject({ kind: 'ended', text: 'Consultation ended by the agent' });
   });
 });

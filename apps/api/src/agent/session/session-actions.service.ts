@@ -1,6 +1,6 @@
 import { isUpstreamSuccess } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
-import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
+import { type MessengerPort, type ShiftableClock, type UpstreamResult, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
@@ -90,15 +90,20 @@ export class SessionActionsService {
     const room = await this.store.journal.getRoom(channel.key, userKey);
     const inProgress = room?.state === 'in_progress' ? room.sessionId : undefined;
     if (inProgress) await this.store.journal.markEndRequested(channel.key, userKey, inProgress);
+    // an end the messenger refused, or never got, did not happen: its mark must not make a later end the agent's
+    // (one whose answer was lost may have happened: its mark stays for the messenger's callback)
+    const forget = async () => {
+      if (inProgress) await this.store.journal.clearEndRequested(channel.key, userKey, inProgress);
+    };
     let result: UpstreamResult;
     try {
       result = await call({ senderKey: channel.senderKey, userKey });
     } catch (error) {
-      if (inProgress) await this.store.journal.clearEndRequested(channel.key, userKey, inProgress);
+      if (error instanceof UpstreamUnavailableError && error.neverArrived) await forget().catch(() => undefined);
       throw error;
     }
     if (!isUpstreamSuccess(result.code)) {
-      if (inProgress) await this.store.journal.clearEndRequested(channel.key, userKey, inProgress);
+      await forget();
       return answer(result);
     }
     const sessionId = result.sessionId ?? inProgress ?? null;
