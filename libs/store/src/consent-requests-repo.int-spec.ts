@@ -42,26 +42,36 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
   it('lets the consent result of a consultation be relayed once, also when many repeats come at once', async () => {
     await store.consentRequests.reserve(CONSULTATION, T0);
     const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => store.consentRequests.claimRelay(CONSULTATION, T0 + 10 + i)));
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 99)).toBe(false);
+    expect(claims.filter(Boolean)).toEqual([{ ...CONSULTATION, recordMade: false }]);
+    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 99)).toBeUndefined();
     // the request it answered is still the one sent at T0: the relay changes nothing of it
     expect(await store.consentRequests.requestedAtMs(CONSULTATION)).toBe(T0);
-    expect(await store.consentRequests.claimRelay({ ...CONSULTATION, sessionId: 's-2' }, T0 + 99)).toBe(true);
+    expect(await store.consentRequests.claimRelay({ ...CONSULTATION, sessionId: 's-2' }, T0 + 99)).toEqual({ ...CONSULTATION, sessionId: 's-2', recordMade: true });
   });
 
   it('keeps a relay of a request another tool sent, which also counts as the request of that consultation', async () => {
     const elsewhere = { ...CONSULTATION, userKey: 'cleo' };
-    expect(await store.consentRequests.claimRelay(elsewhere, T0 + 50)).toBe(true);
-    expect(await store.consentRequests.claimRelay(elsewhere, T0 + 60)).toBe(false);
+    expect(await store.consentRequests.claimRelay(elsewhere, T0 + 50)).toEqual({ ...elsewhere, recordMade: true });
+    expect(await store.consentRequests.claimRelay(elsewhere, T0 + 60)).toBeUndefined();
     expect(await store.consentRequests.requestedAtMs(elsewhere)).toBe(T0 + 50);
     expect(await store.consentRequests.reserve(elsewhere, T0 + 70)).toBe(false);
   });
 
   it('frees a relay given back, for the repeat of a callback that failed', async () => {
     await store.consentRequests.reserve(CONSULTATION, T0);
-    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 1)).toBe(true);
-    await store.consentRequests.releaseRelay(CONSULTATION);
-    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 2)).toBe(true);
+    const claim = { ...CONSULTATION, recordMade: false };
+    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 1)).toEqual(claim);
+    await store.consentRequests.releaseRelay(claim);
+    expect(await store.consentRequests.claimRelay(CONSULTATION, T0 + 2)).toEqual({ ...CONSULTATION, recordMade: false });
     expect(await store.consentRequests.requestedAtMs(CONSULTATION)).toBe(T0);
+  });
+
+  it('forgets the request record a claim made when its relay is given back: the consultation is free for a request again', async () => {
+    const elsewhere = { ...CONSULTATION, userKey: 'dora' };
+    const claim = { ...elsewhere, recordMade: true };
+    expect(await store.consentRequests.claimRelay(elsewhere, T0 + 1)).toEqual(claim);
+    await store.consentRequests.releaseRelay(claim);
+    expect(await store.consentRequests.requestedAtMs(elsewhere)).toBeUndefined();
+    expect(await store.consentRequests.reserve(elsewhere, T0 + 2)).toBe(true);
   });
 });

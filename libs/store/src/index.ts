@@ -4,7 +4,7 @@ export { DataDirInUseError, LOCK_FILE_NAME, isDataDirInUse } from './data-dir-lo
 export { DatabaseUnreachableError, SQLITE_FILE_NAME, isDatabaseUnreachable, withoutPassword, type Dialect, type StoreOptions } from './open-store';
 export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryRepo, ListedApiKey, NewApiKey } from './directory-repo';
 export type { BillingRepo, Reservation, ServedConsultation } from './billing-repo';
-export type { ConsentRequestsRepo, ConsultationRef } from './consent-requests-repo';
+export type { ConsentRequestsRepo, ConsultationRef, RelayClaim } from './consent-requests-repo';
 export type { BubbleRecord, ConversationRecord, JournalItem, JournalRepo, NewBubble, NewJournalItem, RecentMatch, RoomChangeListener, RoomRecord, RoomState } from './journal-repo';
 export type { IdempotencyClaim, IdempotencyRepo } from './idempotency-repo';
 export type { UploadKind, UploadRecord, UploadsRepo } from './uploads-repo';

@@ -132,12 +132,13 @@ export class CallbacksService {
       return { ok: true };
     }
     const values = { nickname: requiredString(body, 'nickname'), phoneNumber: requiredString(body, 'phone_number') };
-    if (consultation !== undefined && !(await this.store.consentRequests.claimRelay(consultation, this.clock.now()))) return { ok: true };
+    const claim = consultation === undefined ? undefined : await this.store.consentRequests.claimRelay(consultation, this.clock.now());
+    if (consultation !== undefined && claim === undefined) return { ok: true };
     try {
       await this.personalInfoRelay.relay(channel, userKey, values);
     } catch (error) {
       // nothing went out: the messenger's repeat of this callback relays it
-      if (consultation !== undefined) await this.store.consentRequests.releaseRelay(consultation);
+      if (claim !== undefined) await this.store.consentRequests.releaseRelay(claim);
       throw error;
     }
     return { ok: true };
