@@ -120,7 +120,8 @@ export class CallbacksService {
    * The customer's consent: relayed, never stored. A consent given more than 3 days after this service sent its
    * request is no longer valid and is not relayed; a request another tool sent is not known here and is relayed.
    * The messenger repeats a callback it got no answer to: a consultation's result is relayed once, and its
-   * repeats are answered `ok` without relaying the values again.
+   * repeats are answered `ok` without relaying the values again. At most once, since the values are never stored:
+   * a crash after the claim and before the delivery loses them, as a crash during the delivery would.
    */
   async personalInfo(body: CallbackBody): Promise<{ ok: true }> {
     const { channel, userKey } = await this.consentingCustomer(body);

@@ -316,6 +316,22 @@ describe('POST /api/agent/send/attachments', () => {
     expect(uploadsHolding(pdf)).toEqual([]);
   });
 
+  it('refuses a file name that is not UTF-8 with 400 naming the file and its part, before anything is sent', async () => {
+    await h.customerWrites('a-latin1-name', { text: 'hi' });
+    const pdf = Buffer.concat([Buffer.from('%PDF-1.4 '), randomBytes(4000)]);
+    const reply = await h.multipartRaw('/api/agent/send/attachments', [
+      textPart('brandKey', 'acme-kakao'),
+      textPart('userKey', 'a-latin1-name'),
+      { disposition: `name="files"; filename*=UTF-8''caf%E9.pdf`, contentType: 'application/pdf', content: pdf },
+    ]);
+    expect([reply.status, reply.body]).toEqual([
+      400,
+      { ok: false, code: 'BAD_REQUEST', message: 'the file name "caf\uFFFD.pdf" in the part "files" is not valid UTF-8 (or holds U+FFFD, the character that stands in for such bytes)' },
+    ]);
+    expect(await agentBubbles('a-latin1-name')).toEqual([]);
+    expect(uploadsHolding(pdf)).toEqual([]);
+  });
+
   it('refuses a text that is not UTF-8 with 400 naming the field, before anything is sent', async () => {
     await h.customerWrites('a-latin1', { text: 'hi' });
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4 '), randomBytes(4000)]);

@@ -103,6 +103,8 @@ function withFileNamesChecked(options: MulterOptions): MulterOptions {
     fileFilter: (request, file, callback) => {
       if (hasControlCharacter(file.originalname)) {
         callback(fail('BAD_REQUEST', controlCharactersMessage(`the file name ${JSON.stringify(file.originalname)} in the part "${file.fieldname}"`)), false);
+      } else if (file.originalname.includes(REPLACEMENT_CHARACTER)) {
+        callback(fail('BAD_REQUEST', `the file name ${JSON.stringify(file.originalname)} in the part "${file.fieldname}" is not valid UTF-8 (or holds U+FFFD, the character that stands in for such bytes)`), false);
       } else if (fileFilter) {
         fileFilter(request, file, callback);
       } else {
