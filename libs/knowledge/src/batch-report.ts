@@ -24,13 +24,13 @@ class BatchTotal {
     const rows = this.rows + result.rows.length;
     if (rows > MAX_RESULT_ROWS) {
       throw new Error(
-        `This statement takes the batch's results to ${rows.toLocaleString('en-US')} rows, over the ${MAX_RESULT_ROWS.toLocaleString('en-US')} a batch may answer in all: ${SMALLER}`,
+        `This statement ran, but its result takes the batch's results to ${rows.toLocaleString('en-US')} rows, over the ${MAX_RESULT_ROWS.toLocaleString('en-US')} a batch may answer in all, so it is not shown (what it wrote stays unless its transaction is rolled back): ${SMALLER}`,
       );
     }
     let bytes = this.bytes;
     for (const row of result.rows) bytes += estimatedRowSize(row);
     if (bytes > MAX_RESULT_BYTES) {
-      throw new Error(`This statement takes the batch's results over the ${megabytes(MAX_RESULT_BYTES)} a batch may answer in all (as JSON): ${SMALLER}`);
+      throw new Error(`This statement ran, but its result takes the batch's results over the ${megabytes(MAX_RESULT_BYTES)} a batch may answer in all (as JSON), so it is not shown (what it wrote stays unless its transaction is rolled back): ${SMALLER}`);
     }
     this.rows = rows;
     this.bytes = bytes;
