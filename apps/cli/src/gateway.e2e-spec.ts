@@ -161,7 +161,7 @@ describe('brandwire gateway: start, status, stop and restart of the daemon, and 
     const rows = 'UNWIND range(1, 60000) AS x RETURN x';
     const overLimit = await cli(['knowledge', 'query', `${rows}; ${rows}`, '--json']);
     expect(overLimit.code).toBe(1);
-    expect(overLimit.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', lines: ['#1 ok (60000 rows)', expect.stringMatching(/^#2 FAILED: This statement ran, but its result takes the batch's results to 120,000 rows, over the 100,000 a batch may answer in all/)] });
+    expect(overLimit.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', lines: ['#1 ok (60000 rows)', expect.stringMatching(/^#2 FAILED: It ran, but its result is not shown: it takes the batch to 120,000 rows, over the 100,000 a batch may answer in all/)] });
 
     const view = spawnCli(['knowledge', 'view', '--port', '0', '--json'], { env: { BRANDWIRE_ENDPOINT: s.url, BRANDWIRE_CONFIG_DIR: config } });
     try {

@@ -296,7 +296,7 @@ describe('brandwire knowledge: install, build, search, query, status and view on
     const rows = 'UNWIND range(1, 60000) AS x RETURN x';
     const run = await kg(['query', `${rows}; ${rows}`, '--json']);
     expect(run.code).toBe(1);
-    const tooMany = "#2 FAILED: This statement ran, but its result takes the batch's results to 120,000 rows, over the 100,000 a batch may answer in all, so it is not shown (what it wrote stays unless its transaction is rolled back): add LIMIT, or run the statements in smaller batches.";
+    const tooMany = "#2 FAILED: It ran, but its result is not shown: it takes the batch to 120,000 rows, over the 100,000 a batch may answer in all (its writes stay unless rolled back): add LIMIT, or run smaller batches.";
     expect(run.json()).toMatchObject({ ok: false, code: 'BAD_QUERY', error: tooMany, lines: ['#1 ok (60000 rows)', tooMany] });
   });
 

@@ -14,7 +14,7 @@ describe('runBatch', () => {
     expect(report.lines).toEqual([
       '#1 ok (2500 rows)',
       '#2 ok (2500 rows)',
-      "#3 FAILED: This statement ran, but its result takes the batch's results over the 64 MB a batch may answer in all (as JSON), so it is not shown (what it wrote stays unless its transaction is rolled back): add LIMIT, or run the statements in smaller batches.",
+      "#3 FAILED: It ran, but its result is not shown: it takes the batch over the 64 MB a batch may answer in all as JSON (its writes stay unless rolled back): add LIMIT, or run smaller batches.",
       '#4 ok (1 row)',
     ]);
     expect(report.ok).toBe(false);
@@ -26,7 +26,7 @@ describe('runBatch', () => {
     expect(report.lines).toEqual([
       '#1 ok (50000 rows)',
       '#2 ok (50000 rows)',
-      "#3 FAILED: This statement ran, but its result takes the batch's results to 150,000 rows, over the 100,000 a batch may answer in all, so it is not shown (what it wrote stays unless its transaction is rolled back): add LIMIT, or run the statements in smaller batches.",
+      "#3 FAILED: It ran, but its result is not shown: it takes the batch to 150,000 rows, over the 100,000 a batch may answer in all (its writes stay unless rolled back): add LIMIT, or run smaller batches.",
     ]);
   });
 

@@ -8,7 +8,7 @@ function oneLine(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-const SMALLER = 'add LIMIT, or run the statements in smaller batches.';
+const SMALLER = 'add LIMIT, or run smaller batches.';
 
 /**
  * What the statements of a batch answer together, held to the limits of one query's result: each statement is
@@ -24,13 +24,13 @@ class BatchTotal {
     const rows = this.rows + result.rows.length;
     if (rows > MAX_RESULT_ROWS) {
       throw new Error(
-        `This statement ran, but its result takes the batch's results to ${rows.toLocaleString('en-US')} rows, over the ${MAX_RESULT_ROWS.toLocaleString('en-US')} a batch may answer in all, so it is not shown (what it wrote stays unless its transaction is rolled back): ${SMALLER}`,
+        `It ran, but its result is not shown: it takes the batch to ${rows.toLocaleString('en-US')} rows, over the ${MAX_RESULT_ROWS.toLocaleString('en-US')} a batch may answer in all (its writes stay unless rolled back): ${SMALLER}`,
       );
     }
     let bytes = this.bytes;
     for (const row of result.rows) bytes += estimatedRowSize(row);
     if (bytes > MAX_RESULT_BYTES) {
-      throw new Error(`This statement ran, but its result takes the batch's results over the ${megabytes(MAX_RESULT_BYTES)} a batch may answer in all (as JSON), so it is not shown (what it wrote stays unless its transaction is rolled back): ${SMALLER}`);
+      throw new Error(`It ran, but its result is not shown: it takes the batch over the ${megabytes(MAX_RESULT_BYTES)} a batch may answer in all as JSON (its writes stay unless rolled back): ${SMALLER}`);
     }
     this.rows = rows;
     this.bytes = bytes;

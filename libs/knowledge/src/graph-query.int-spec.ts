@@ -235,7 +235,7 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
     expect(report.lines).toEqual([
       '#1 ok (5000 rows)',
       '#2 ok (5000 rows)',
-      "#3 FAILED: This statement ran, but its result takes the batch's results over the 64 MB a batch may answer in all (as JSON), so it is not shown (what it wrote stays unless its transaction is rolled back): add LIMIT, or run the statements in smaller batches.",
+      "#3 FAILED: It ran, but its result is not shown: it takes the batch over the 64 MB a batch may answer in all as JSON (its writes stay unless rolled back): add LIMIT, or run smaller batches.",
       '#4 ok (1 row)',
     ]);
     expect(report.statements[2]?.result).toBeUndefined();
@@ -244,7 +244,7 @@ describe('KnowledgeGraph queries (real Kuzu)', () => {
   it('holds a batch to 100,000 rows in all, and rolls back the transaction of the statement that takes it over', async () => {
     const rows = 'UNWIND range(1, 60000) AS x RETURN x';
     const tooMany = (index: number, total: string): string =>
-      `#${index} FAILED: This statement ran, but its result takes the batch's results to ${total} rows, over the 100,000 a batch may answer in all, so it is not shown (what it wrote stays unless its transaction is rolled back): add LIMIT, or run the statements in smaller batches.`;
+      `#${index} FAILED: It ran, but its result is not shown: it takes the batch to ${total} rows, over the 100,000 a batch may answer in all (its writes stay unless rolled back): add LIMIT, or run smaller batches.`;
     const read = await withGraph(temp.path, { readOnly: true }, (graph) => graph.queryBatch(`RETURN 1; ${rows}; ${rows}; RETURN 2`));
     expect(read.lines).toEqual(['#1 ok (1 row)', '#2 ok (60000 rows)', tooMany(3, '120,001'), '#4 skipped']);
     const batch = `BEGIN TRANSACTION; CREATE (:Channel {key: 'cap-lost'}); ${rows}; ${rows}; CREATE (:Channel {key: 'cap-after'})`;
