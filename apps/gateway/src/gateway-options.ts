@@ -30,7 +30,7 @@ Every request needs the access token the gateway makes at each start and keeps o
 With BRANDWIRE_GATEWAY_RELAY set (JSON: endpoint, token, configFile, sink, crm; \`brandwire gateway start\` sets it
 from the config), it also relays every channel's signals to the team chat and the CRM, keeping where it stopped in
 relay-cursors.json beside the state file. When the service refuses the key, it reads the key in configFile again
-until \`brandwire login\` stores a valid one.
+until \`brandwire login\` stores a valid one for the same endpoint (one for another endpoint takes a restart).
 
 Logs one line per start, stop and error on stdout. Exit codes: 0 stopped by a signal, 1 failed, 2 bad command line.`;
 

@@ -14,7 +14,7 @@ import { openGraphBackend } from './graph-access';
 import { guardMemory } from './memory-guard';
 import { type RunningRelay, startRelay } from './relay/relay';
 import { RelayCursors } from './relay/relay-cursors';
-import { RELAY_ENV, aiReplyName, relayName, relaySettingsFrom } from './relay/relay-settings';
+import { RELAY_ENV, aiReplyName, relayName, relaySettingsFrom, scopeNeededBy } from './relay/relay-settings';
 import { ServiceKey } from './service-key';
 import { removeState, writeState } from './state-file';
 
@@ -35,7 +35,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
   const relaySettings = relaySettingsFrom(env[RELAY_ENV]);
   const relayCursors = relaySettings && (relaySettings.targets.length > 0 || relaySettings.ai) ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
   const memos = relaySettings?.commands ? new Memos(join(dirname(options.state), 'memos.json')) : undefined;
-  const key = relaySettings && new ServiceKey(relaySettings.endpoint, relaySettings.token, relaySettings.configFile, log);
+  const key = relaySettings && new ServiceKey({ endpoint: relaySettings.endpoint, token: relaySettings.token, configFile: relaySettings.configFile, needs: scopeNeededBy(relaySettings) }, log);
   const backend = await openGraphBackend(options.graph);
   const queryToken = newAccessToken();
   let server: KnowledgeServer | undefined;
@@ -52,7 +52,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     });
     const relays = relaySettings && relayCursors ? [...relaySettings.targets.map(relayName), ...(relaySettings.ai ? [aiReplyName(relaySettings.ai)] : [])] : [];
     if (relaySettings?.commands && memos && key) {
-      commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(() => key.client(), memos, log), log);
+      commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(() => key.inUse().client, memos, log), log);
     }
     log(`gateway started: pid ${process.pid}, query API and view on ${server.url} (its token in ${options.state}), ${describeGraph(options.graph, status)}`);
     if (commandServer && relaySettings?.commands) log(`team-chat commands (${relaySettings.commands.type}) on ${commandServer.url}`);

@@ -96,10 +96,59 @@ describe('the gateway whose key the service refuses', () => {
           '[acme-kakao] kim: while the key is refused',
           '[acme-kakao] kim: after the login',
         ]);
-        expect(gateway.stdout()).toMatch(new RegExp(`\\n\\S+Z the service accepts the new key in ${configFile.replace(/[.]/g, '\\.')}: relaying goes on\\n`));
+        expect(gateway.stdout().split('\n').filter((line) => line.includes('relaying goes on'))).toEqual([
+          expect.stringMatching(new RegExp(`^\\S+Z the service accepts the new key in ${configFile.replace(/[.]/g, '\\.')}: relaying goes on$`)) as unknown,
+        ]);
         expect(refusals()).toHaveLength(1);
         expect(gateway.stdout()).not.toContain(revoked.token);
         expect(gateway.stdout()).not.toContain(stored.token);
+      } finally {
+        gateway.child.kill('SIGKILL');
+        await gateway.exited;
+      }
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'does not send its service a key `brandwire login` stored for another endpoint: it says once that following it takes a restart',
+    async () => {
+      const configFile = join(dir, 'config.json');
+      const revoked = await newKey('gateway-old');
+      writeFileSync(configFile, JSON.stringify({ endpoint: live.url, token: revoked.token }), { mode: 0o600 });
+      const stateFile = join(dir, 'gateway', 'gateway.json');
+      const relay = { endpoint: live.url, token: revoked.token, sink: { type: 'webhook', url: chat.url }, configFile };
+      const gateway: GatewayProcess = spawnGateway(['--graph', join(dir, 'graph.kuzu'), '--port', '0', '--state', stateFile], { BRANDWIRE_GATEWAY_RELAY: JSON.stringify(relay) });
+      const elsewhere = (): string[] => gateway.stdout().split('\n').filter((line) => line.includes('another endpoint'));
+      try {
+        await waitForState(gateway, stateFile);
+        await until('the relay of acme-kakao to follow its signals', () => gateway.stdout().includes('following the signals of acme-kakao for the team chat'), gateway.stdout);
+        expect((await live.call('DELETE', `/api/agent/keys/${revoked.id}`, undefined, TEST_TOKENS.admin)).status).toBe(200);
+        await until('the refusal to be logged', () => gateway.stdout().includes("refused the gateway's key"), gateway.stdout);
+
+        // a key this service knows, so that it would relay again if the gateway sent it here
+        const other = await newKey('other-service');
+        writeFileSync(configFile, JSON.stringify({ endpoint: 'https://Other.Example.com/', token: other.token }), { mode: 0o600 });
+        await until('the key for another endpoint to be told', () => elsewhere().length > 0, gateway.stdout);
+        await live.customerWrites('lee', 'while the key is for another endpoint');
+        // the config file is read every 2 s: still the one line, and nothing relayed with that key
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+        expect(elsewhere()).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^\\S+Z error: the key in ${configFile.replace(/[.]/g, '\\.')} is for another endpoint \\(https://other\\.example\\.com\\) than the gateway's \\(${live.url.replace(/[.]/g, '\\.')}\\): the gateway does not send it to its own, and relays nothing meanwhile\\. Run \`brandwire gateway restart\` for the gateway to follow the new endpoint$`,
+            ),
+          ) as unknown,
+        ]);
+        expect(chat.lines.filter((line) => line.startsWith('[acme-kakao] lee:'))).toEqual([]);
+
+        // the same endpoint written otherwise (capitals in the scheme, a trailing slash) is the gateway's
+        writeFileSync(configFile, JSON.stringify({ endpoint: `${live.url.replace(/^http:/, 'HTTP:')}/`, token: other.token }), { mode: 0o600 });
+        await until('the message written meanwhile in the team chat', () => chat.lines.includes('[acme-kakao] lee: while the key is for another endpoint'), gateway.stdout);
+        expect(gateway.stdout()).toContain(`the service accepts the new key in ${configFile}: relaying goes on`);
+        expect(elsewhere()).toHaveLength(1);
+        expect(gateway.stdout()).not.toContain(revoked.token);
+        expect(gateway.stdout()).not.toContain(other.token);
       } finally {
         gateway.child.kill('SIGKILL');
         await gateway.exited;

@@ -153,13 +153,15 @@ describe('the command server', () => {
     });
 
     /** Discord's API as the gateway gives a deferred answer there: each request, and its body. */
-    const startDiscordApi = async (): Promise<{ url: string; received: Array<{ call: string; body: unknown }>; close: () => Promise<void> }> => {
+    const startDiscordApi = async (failing: { POST?: number; DELETE?: number } = {}): Promise<{ url: string; received: Array<{ call: string; body: unknown }>; close: () => Promise<void> }> => {
       const received: Array<{ call: string; body: unknown }> = [];
       const api = createServer((req, res) => {
         let raw = '';
         req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
         req.on('end', () => {
           received.push({ call: `${req.method ?? ''} ${req.url ?? ''}`, body: raw === '' ? undefined : (JSON.parse(raw) as unknown) });
+          const failure = failing[req.method as keyof typeof failing];
+          if (failure !== undefined) return res.writeHead(failure).end();
           if (req.method === 'DELETE') return res.writeHead(204).end();
           res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"42"}');
         });
@@ -212,10 +214,10 @@ describe('the command server', () => {
           { call: 'DELETE /api/v10/webhooks/1234/memo-token/messages/@original', body: undefined },
           { call: 'PATCH /api/v10/webhooks/1234/close-token/messages/@original', body: { content: 'ended the consultation with rita \\(acme-kakao\\)', allowed_mentions: { parse: [] } } },
           { call: 'PATCH /api/v10/webhooks/1234/who-token/messages/@original', body: { content: 'rita \\(acme-kakao\\): consultation in progress', allowed_mentions: { parse: [] } } },
-          // a failure is for the asker only: the "thinking…" everyone saw goes, and the answer follows for the asker
+          // a failure is for the asker only: the answer follows for the asker, then the "thinking…" everyone saw goes
           { call: 'POST /api/v10/webhooks/1234/memo-token', body: { content: '/cs-memo for rita \\(acme-kakao\\) failed: UPSTREAM\\_UNAVAILABLE, down', allowed_mentions: { parse: [] }, flags: 64 } },
         ]);
-        expect(discord.received.findIndex((r) => r.call.startsWith('DELETE'))).toBeLessThan(discord.received.findIndex((r) => r.call.startsWith('POST')));
+        expect(discord.received.findIndex((r) => r.call.startsWith('POST'))).toBeLessThan(discord.received.findIndex((r) => r.call.startsWith('DELETE')));
         expect(lines).toEqual([]);
       } finally {
         await slow.close();
@@ -233,10 +235,61 @@ describe('the command server', () => {
         const body = JSON.stringify({ id: '77', application_id: '1234', token: 'secret-interaction-token', version: 1, ...slash('cs-close', { customer: 'rita' }) });
         expect(await (await fetch(slow.url, { method: 'POST', headers: signedHeaders(body), body })).json()).toEqual({ type: 5 });
         await until('the failure to be logged', () => lines.length > 0);
-        expect(lines).toEqual([expect.stringMatching(/^error: the deferred Discord answer to \/cs-close could not be given \(ECONNREFUSED\): Discord shows that the application did not respond$/) as unknown]);
+        expect(lines).toEqual([
+          expect.stringMatching(/^error: the deferred Discord answer to \/cs-close could not be given \(ECONNREFUSED\): the asker goes on seeing "thinking…" in Discord; \/cs-who shows how the command ended$/) as unknown,
+        ]);
         expect(lines.join('\n')).not.toContain('secret-interaction-token');
       } finally {
         await slow.close();
+      }
+    });
+
+    it('keeps the "thinking…" everyone saw when the answer for the asker could not be given, and says when only its removal failed', async () => {
+      const lines: string[] = [];
+      const failing = { run: () => new Promise<CommandOutcome>((resolve) => setTimeout(() => resolve({ outcome: 'failed', text: 'down' }), 3_000)) } as unknown as TeamCommands;
+      const ask = async (failures: { POST?: number; DELETE?: number }): Promise<string[]> => {
+        const discord = await startDiscordApi(failures);
+        const slow = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, failing, (line) => lines.push(line), { discordApi: discord.url });
+        try {
+          const body = JSON.stringify({ id: String(Math.random()), application_id: '1234', token: 'close-token', version: 1, ...slash('cs-close', { customer: 'rita' }) });
+          expect(await (await fetch(slow.url, { method: 'POST', headers: signedHeaders(body), body })).json()).toEqual({ type: 5 });
+          await until('the failure to be logged', () => lines.length > 0);
+          return discord.received.map((r) => r.call);
+        } finally {
+          await slow.close();
+          await discord.close();
+        }
+      };
+      expect(await ask({ POST: 500 })).toEqual(['POST /api/v10/webhooks/1234/close-token']);
+      expect(lines.splice(0)).toEqual(['error: the deferred Discord answer to /cs-close could not be given (POST answered HTTP 500): the asker goes on seeing "thinking…" in Discord; /cs-who shows how the command ended']);
+      expect(await ask({ DELETE: 500 })).toEqual(['POST /api/v10/webhooks/1234/close-token', 'DELETE /api/v10/webhooks/1234/close-token/messages/@original']);
+      expect(lines).toEqual(['error: the deferred Discord answer to /cs-close was given to the asker, but the "thinking…" in the channel could not be removed (DELETE answered HTTP 500)']);
+    });
+
+    it('tells the asker, before the interaction expires, that a deferred command takes too long and how to see how it ended', async () => {
+      const discord = await startDiscordApi();
+      const lines: string[] = [];
+      const never = { run: () => new Promise<CommandOutcome>(() => undefined) } as unknown as TeamCommands;
+      const slow = await startCommandServer({ type: 'discord', port: 0, secret: publicKeyHex }, never, (line) => lines.push(line), { discordApi: discord.url, deferredAnswerWithinMs: 4_000 });
+      try {
+        const asked = Date.now();
+        const asking = (['cs-close', 'cs-who'] as const).map(async (name) => {
+          const body = JSON.stringify({ id: name, application_id: '1234', token: `${name.slice(3)}-token`, version: 1, ...slash(name, { customer: 'rita' }) });
+          return (await fetch(slow.url, { method: 'POST', headers: signedHeaders(body), body })).status;
+        });
+        expect(await Promise.all(asking)).toEqual([200, 200]);
+        await until('the answers that the commands take too long', () => discord.received.length >= 3);
+        expect(Date.now() - asked).toBeGreaterThanOrEqual(4_000);
+        const tooLong = (command: string): object => ({ content: `${command} is taking longer than Discord lets the gateway answer; it goes on, and /cs-who shows how it ended`, allowed_mentions: { parse: [] } });
+        expect([...discord.received].sort((a, b) => a.call.localeCompare(b.call))).toEqual([
+          { call: 'DELETE /api/v10/webhooks/1234/close-token/messages/@original', body: undefined },
+          { call: 'PATCH /api/v10/webhooks/1234/who-token/messages/@original', body: tooLong('/cs-who') },
+          { call: 'POST /api/v10/webhooks/1234/close-token', body: { ...tooLong('/cs-close'), flags: 64 } },
+        ]);
+        expect(lines).toEqual([]);
+      } finally {
+        await slow.close();
+        await discord.close();
       }
     });
   });

@@ -7,13 +7,18 @@ import { SIGNED_MAX_AGE_S, isGenuine, signatureHeaderOf } from './command-auth';
 import { type CommandRequest, commandOf } from './command-request';
 import { COMMANDS_PATH, type CommandSettings } from './command-settings';
 import { DISCORD_PONG, type LaterAnswer, discordAnswer, discordDeferral, discordInteractionOf, discordMessage } from './discord-interaction';
-import { DISCORD_API, giveLaterAnswer } from './discord-later-answer';
+import { DISCORD_API, ThinkingLeft, giveLaterAnswer } from './discord-later-answer';
 import type { CommandOutcome, TeamCommands } from './team-commands';
 
 const LARGEST_BODY = 64 * 1024;
 /** How long each team chat waits for an answer (Slack and Discord 3 s, Teams 5 s), less the way back. */
 const ANSWER_WITHIN_MS: Readonly<Record<CommandSettings['type'], number>> = { slack: 2_500, teams: 4_500, webhook: 25_000, discord: 2_500 };
 const TEAM_CHAT_NAMES: Readonly<Record<CommandSettings['type'], string>> = { slack: 'Slack', teams: 'Teams', discord: 'Discord', webhook: 'the team chat' };
+/**
+ * How long a command deferred in Discord may run before the asker is told it takes too long: an answer can be given
+ * for 15 minutes after the interaction (its token's lifetime), less time for the answer to get there.
+ */
+const DISCORD_DEFERRED_WITHIN_MS = 14 * 60_000;
 /** At most one line per this long about refused requests, with their count: a flood does not fill the log. */
 const REFUSALS_LOGGED_EVERY_MS = 10_000;
 
@@ -25,6 +30,8 @@ export interface CommandServer {
 export interface CommandServerOptions {
   /** where deferred Discord answers are given (Discord's API unless told) */
   discordApi?: string;
+  /** how long a deferred Discord command may run before the asker is told it takes too long (14 minutes unless told) */
+  deferredAnswerWithinMs?: number;
 }
 
 /**
@@ -36,9 +43,9 @@ export interface CommandServerOptions {
  */
 export async function startCommandServer(settings: CommandSettings, commands: TeamCommands, report: (line: string) => void, options: CommandServerOptions = {}): Promise<CommandServer> {
   const guard = new RequestGuard(settings, report);
-  const discordApi = options.discordApi ?? DISCORD_API;
+  const discord: DiscordAnswers = { api: options.discordApi ?? DISCORD_API, withinMs: options.deferredAnswerWithinMs ?? DISCORD_DEFERRED_WITHIN_MS };
   const server = createServer((req, res) => {
-    handle(settings, commands, guard, discordApi, report, req, res).catch((error: unknown) => {
+    handle(settings, commands, guard, discord, report, req, res).catch((error: unknown) => {
       report(`error: a team-chat command failed: ${messageOf(error)}`);
       if (!res.headersSent) refusal(res, 'INTERNAL', 'the command failed; the gateway log says why');
     });
@@ -64,7 +71,7 @@ async function handle(
   settings: CommandSettings,
   commands: TeamCommands,
   guard: RequestGuard,
-  discordApi: string,
+  discord: DiscordAnswers,
   report: (line: string) => void,
   req: IncomingMessage,
   res: ServerResponse,
@@ -92,21 +99,40 @@ async function handle(
   const outcome = await Promise.race([running, new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ANSWER_WITHIN_MS[settings.type])))]);
   clearTimeout(timer);
   if (outcome !== 'late') return reply(settings, res, outcome);
-  if (later) return deferDiscordAnswer(discordApi, later, request.command, running, res, report);
+  if (later) return deferDiscordAnswer(discord, later, request.command, running, res, report);
   // a team chat that waited too long shows an error of its own: it is told in time that the command goes on
-  reply(settings, res, { outcome: 'failed', text: `${request.command} is taking longer than ${TEAM_CHAT_NAMES[settings.type]} waits; it goes on, and /cs-who shows how it ended` });
+  reply(settings, res, takingLonger(request.command, `${TEAM_CHAT_NAMES[settings.type]} waits`));
+}
+
+function takingLonger(command: CommandRequest['command'], than: string): CommandOutcome {
+  return { outcome: 'failed', text: `${command} is taking longer than ${than}; it goes on, and /cs-who shows how it ended` };
+}
+
+interface DiscordAnswers {
+  api: string;
+  withinMs: number;
 }
 
 /**
  * Answers Discord "thinking…" now and gives the answer once the command is done: in the channel, except for /cs-who,
- * whose answer (a customer's words, the memos) is for the asker only, as a mistake or a failure is.
+ * whose answer (a customer's words, the memos) is for the asker only, as a mistake or a failure is. A command still
+ * running when the answer can hardly be given any more is answered that it takes too long (it goes on).
  */
-function deferDiscordAnswer(api: string, later: LaterAnswer, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): void {
+function deferDiscordAnswer(discord: DiscordAnswers, later: LaterAnswer, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): void {
   const deferredForAsker = command === '/cs-who';
   answer(res, 200, discordDeferral(deferredForAsker));
-  void running
-    .then(({ outcome, text, private: forAsker }) => giveLaterAnswer(api, later, deferredForAsker, discordMessage(text, outcome !== 'done' || forAsker === true)))
-    .catch((error: unknown) => report(`error: the deferred Discord answer to ${command} could not be given (${messageOf(error)}): Discord shows that the application did not respond`));
+  let timer: NodeJS.Timeout | undefined;
+  const tooLong = new Promise<CommandOutcome>((resolve) => (timer = setTimeout(() => resolve(takingLonger(command, 'Discord lets the gateway answer')), discord.withinMs)));
+  void Promise.race([running, tooLong])
+    .finally(() => clearTimeout(timer))
+    .then(({ outcome, text, private: forAsker }) => giveLaterAnswer(discord.api, later, deferredForAsker, discordMessage(text, outcome !== 'done' || forAsker === true)))
+    .catch((error: unknown) =>
+      report(
+        error instanceof ThinkingLeft
+          ? `error: the deferred Discord answer to ${command} was given to the asker, but the "thinking…" in the channel could not be removed (${error.message})`
+          : `error: the deferred Discord answer to ${command} could not be given (${messageOf(error)}): the asker goes on seeing "thinking…" in Discord; /cs-who shows how the command ended`,
+      ),
+    );
 }
 
 /** Checks each request's signature or token, refuses a signed request seen before (a replay), and logs refusals sparingly. */

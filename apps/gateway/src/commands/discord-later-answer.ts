@@ -4,11 +4,17 @@ import type { DiscordMessage, LaterAnswer } from './discord-interaction';
 export const DISCORD_API = 'https://discord.com/api/v10';
 const TIMEOUT_MS = 10_000;
 
+/** The answer was given to the asker, but the "thinking…" the channel saw could not be removed. */
+export class ThinkingLeft extends Error {
+  override readonly name = 'ThinkingLeft';
+}
+
 /**
  * Gives the answer to an interaction deferred with DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: its "thinking…" message
  * edited into the answer (`PATCH …/messages/@original`), or, when the answer is for another audience than the
- * deferral was (a failure, for the asker only, of a command deferred in the channel), that message deleted and the
- * answer sent as a follow-up. Throws naming what failed; never the interaction's token, which is in the URL.
+ * deferral was (a failure, for the asker only, of a command deferred in the channel), the answer sent as a follow-up
+ * and then that message deleted, so that the asker is left with one or the other. Throws naming what failed (a
+ * ThinkingLeft when only the deletion did); never the interaction's token, which is in the URL.
  */
 export async function giveLaterAnswer(api: string, later: LaterAnswer, deferredForAsker: boolean, message: DiscordMessage): Promise<void> {
   const webhook = `${api}/webhooks/${encodeURIComponent(later.applicationId)}/${encodeURIComponent(later.token)}`;
@@ -18,8 +24,10 @@ export async function giveLaterAnswer(api: string, later: LaterAnswer, deferredF
     const { flags: _kept, ...edit } = message;
     return call('PATCH', `${webhook}/messages/@original`, edit);
   }
-  await call('DELETE', `${webhook}/messages/@original`, undefined);
   await call('POST', webhook, message);
+  await call('DELETE', `${webhook}/messages/@original`, undefined).catch((error: unknown) => {
+    throw new ThinkingLeft((error as Error).message);
+  });
 }
 
 async function call(method: 'PATCH' | 'DELETE' | 'POST', url: string, body: object | undefined): Promise<void> {

@@ -1,4 +1,4 @@
-import { RELAY_ENV, relaySettingsFrom } from './relay-settings';
+import { RELAY_ENV, relaySettingsFrom, scopeNeededBy } from './relay-settings';
 
 describe('relaySettingsFrom', () => {
   const base = { endpoint: 'http://127.0.0.1:8080', token: 'bw_key' };
@@ -62,5 +62,18 @@ describe('relaySettingsFrom', () => {
     [JSON.stringify({ ...base, sink: { type: 'pager', url: 'https://chat' } }), 'the team-chat type must be one of slack, teams, discord, webhook, got "pager"'],
   ])('refuses %s, saying why', (raw, message) => {
     expect(() => relaySettingsFrom(raw)).toThrow(message);
+  });
+});
+
+describe('scopeNeededBy', () => {
+  const base = { endpoint: 'http://127.0.0.1:8080', token: 'bw_key', sink: { type: 'slack', url: 'https://chat.example.com/hook' } };
+  const ai = (reply: string): object => ({ reply, provider: 'openai', model: 'gpt-x', apiKey: 'k' });
+
+  it('asks a key to write only when AI replies are sent to customers', () => {
+    const needs = (given: object): string | undefined => {
+      const settings = relaySettingsFrom(JSON.stringify({ ...base, ...given }));
+      return settings && scopeNeededBy(settings).scope;
+    };
+    expect([needs({}), needs({ ai: ai('suggest') }), needs({ ai: ai('auto') })]).toEqual(['BrandRead', 'BrandRead', 'BrandWrite']);
   });
 });

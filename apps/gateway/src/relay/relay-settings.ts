@@ -1,6 +1,7 @@
 import { AI_PROVIDERS, AI_REPLY_MODES, type AiReplyMode, type AiSettings, isAiProvider } from '@brandwire/ai';
 import { isAbsolute } from 'node:path';
 import { type CommandSettings, commandSettingsOf } from '../commands/command-settings';
+import type { NeededScope } from '../service-key';
 /** The environment variable through which `brandwire gateway start` hands the daemon what it relays, and with which key. */
 export const RELAY_ENV = 'BRANDWIRE_GATEWAY_RELAY';
 
@@ -85,6 +86,12 @@ function aiReplyOf(given: Record<string, unknown>, targets: readonly RelayTarget
     model: { provider, model, ...(typeof apiKey === 'string' && apiKey !== '' && { apiKey }), ...(typeof url === 'string' && { url }) },
     instructions: typeof instructions === 'string' && instructions.trim() !== '' ? instructions.trim() : undefined,
   };
+}
+
+/** The scope a key must have for what is relayed: sending AI replies to customers writes, the rest reads. */
+export function scopeNeededBy(settings: RelaySettings): NeededScope {
+  if (settings.ai?.mode === 'auto') return { scope: 'BrandWrite', why: 'send AI replies (gateway.ai.reply auto)' };
+  return { scope: 'BrandRead', why: "read the channels' signals" };
 }
 
 /** How the AI replies are named to people: "AI replies (suggest, openai/gpt-4o-mini)". */

@@ -78,7 +78,7 @@ describe('the relay to a team chat with AI suggestions, against the built servic
         targets: [{ name: 'team chat', type: 'webhook', url: chat.url, token: undefined }],
         ai: { mode: 'suggest', model: { provider: 'openai', model: 'gpt-test', apiKey: 'sk-test', url: model.openAiUrl }, instructions: undefined },
       },
-      new ServiceKey(live.url, TEST_TOKENS.reader, undefined, report),
+      new ServiceKey({ endpoint: live.url, token: TEST_TOKENS.reader, configFile: undefined, needs: { scope: 'BrandRead', why: "read the channels' signals" } }, report),
       new RelayCursors(join(dir, 'relay-cursors.json')),
       report,
     );

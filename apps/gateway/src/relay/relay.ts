@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type SignalEvent, followSignals, isApiError, isNetworkError } from '@brandwire/client';
+import { type BrandwireClient, type SignalEvent, followSignals, isApiError, isNetworkError } from '@brandwire/client';
 import { messageOf } from '../gateway-log';
 import type { ServiceKey } from '../service-key';
 import type { RelayCursors } from './relay-cursors';
@@ -20,8 +20,11 @@ const UNREACHABLE_RETRY_MS = 5_000;
 /** How many customers of a channel the model answers at once. */
 const AI_REPLIES_AT_ONCE = 8;
 
-/** Takes one event of a pair; calls `keep` with the id the pair's cursor may move to, once the event is done with. */
-type Handler = (event: SignalEvent, keep: (id: string) => void) => Promise<void>;
+/**
+ * Takes one event of a pair; calls `keep` with the id the pair's cursor may move to, once the event is done with.
+ * `client` sends the key the pair follows the signals with: a refusal it meets is that key's.
+ */
+type Handler = (event: SignalEvent, keep: (id: string) => void, client: BrandwireClient) => Promise<void>;
 
 export interface RunningRelay {
   /** Stops following the signals; an event being relayed is relayed again at the next start. */
@@ -46,10 +49,10 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
   }
 
   /** The cursor of a pair: where it stopped, else the channel's end now (kept before anything is read). */
-  const cursorOf = async (cursor: string, brand: string, name: string): Promise<string> => {
+  const cursorOf = async (client: BrandwireClient, cursor: string, brand: string, name: string): Promise<string> => {
     const kept = cursors.of(cursor);
     if (kept !== undefined) return kept;
-    const end = (await key.client().signals({ brand, after: 'now' })).next;
+    const end = (await client.signals({ brand, after: 'now' })).next;
     cursors.keep(cursor, end);
     report(`the ${name} relay of ${brand} starts at its end (${end}): its history is not relayed`);
     return end;
@@ -58,19 +61,22 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
   /** A target takes each event in turn, its text read from the room. */
   const deliveringTo =
     (target: RelayTarget, rooms: RoomTexts): Handler =>
-    async (event, keep) => {
+    async (event, keep, client) => {
       if (isRelayed(event)) {
         const userKey = String(event.signal['userKey']);
-        const content = needsContent(event) ? await rooms.find(userKey, Number(event.signal['seq'])) : undefined;
+        const content = needsContent(event) ? await rooms.find(client, userKey, Number(event.signal['seq'])) : undefined;
         await deliverTo(target, relayEventOf(event, content), signal, report);
       }
       if (event.id !== undefined) keep(event.id);
     };
 
-  /** The model answers customer messages, several customers at once, each customer's in turn. */
+  /**
+   * The model answers customer messages, several customers at once, each customer's in turn; each answer with the key
+   * in use when it is given (it may come after the pair followed on with another key).
+   */
   const answeringWith = (ai: AiReplySettings, brand: string, teamChatRelayed: RelayProgress): Handler => {
     let window: OrderedWindow | undefined;
-    const context = { client: () => key.client(), ai, notices: new TeamChatNotices(teamChatOf(settings), teamChatRelayed, signal, report), stop: signal, report };
+    const context = { client: () => key.inUse().client, ai, notices: new TeamChatNotices(teamChatOf(settings), teamChatRelayed, signal, report), stop: signal, report };
     return async (event, keep) => {
       if (event.id === undefined) return;
       window ??= new OrderedWindow(AI_REPLIES_AT_ONCE, keep);
@@ -89,9 +95,9 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
     };
     while (!signal.aborted) {
       let after: string | undefined;
-      const token = key.token;
+      const { token, client } = key.inUse();
       try {
-        after = await cursorOf(cursor, brand, name);
+        after = await cursorOf(client, cursor, brand, name);
         progress?.at(after);
         await followSignals({
           endpoint: settings.endpoint,
@@ -103,7 +109,7 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
             key.accepted(token);
             report(`following the signals of ${brand} for the ${name} after ${cursors.of(cursor) ?? '?'}`);
           },
-          onEvent: (event) => handle(event, keep),
+          onEvent: (event) => handle(event, keep, client),
           onDisconnect: (error, retryInMs) => report(`the signal stream of ${brand} broke (${error.message}); opening it again in ${retryInMs / 1000} s`),
         });
       } catch (error) {
@@ -128,9 +134,9 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
   /** Follows the channels not followed yet; the key when the service refused it. */
   const discover = async (): Promise<{ refused: string } | undefined> => {
     let channels: string[];
-    const token = key.token;
+    const { token, client } = key.inUse();
     try {
-      channels = (await key.client().me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
+      channels = (await client.me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
       key.accepted(token);
     } catch (error) {
       if (key.refuses(error, token)) return { refused: token };
@@ -143,7 +149,7 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
     report(`relaying the signals of ${fresh.join(', ')} to ${names.join(' and ')}`);
     for (const brand of fresh) {
       followed.add(brand);
-      const rooms = new RoomTexts(() => key.client(), brand);
+      const rooms = new RoomTexts(brand);
       // the AI's notices to the team chat wait behind the messages they are about
       const teamChatRelayed = new RelayProgress();
       const handlers: Array<[string, Handler, RelayProgress | undefined]> = settings.targets.map((target) => [

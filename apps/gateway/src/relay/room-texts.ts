@@ -8,19 +8,15 @@ const ROOMS_KEPT = 1_000;
 export class RoomTexts {
   private readonly rooms = new Map<string, Map<number, MessageItem>>();
 
-  constructor(
-    /** a client with the key in use, which may change while the gateway runs */
-    private readonly client: () => BrandwireClient,
-    private readonly brand: string,
-  ) {}
+  constructor(private readonly brand: string) {}
 
-  /** The message of `seq` in the room of `userKey`; undefined when it is not among the room's latest 300. */
-  async find(userKey: string, seq: number): Promise<MessageItem | undefined> {
+  /** The message of `seq` in the room of `userKey`, read with `client` when not kept; undefined when it is not among the room's latest 300. */
+  async find(client: BrandwireClient, userKey: string, seq: number): Promise<MessageItem | undefined> {
     const known = this.rooms.get(userKey)?.get(seq);
     if (known) return known;
     // the room messages API's largest page: a message further back cannot be read (see README)
     for (const max of [20, MAX_MESSAGES_LIMIT]) {
-      const page = await this.client().messages({ brand: this.brand, userKey, max });
+      const page = await client.messages({ brand: this.brand, userKey, max });
       const room = this.keep(userKey, page.messages);
       const found = room.get(seq);
       if (found) return found;
