@@ -116,6 +116,24 @@ describe('keys list, keys revoke and logout against the service', () => {
     expect([scope.code, scope.json<{ code: string }>().code]).toEqual([2, 'USAGE']);
   });
 
+  it('refuses a channel key given to keys create --brand, naming the brand id it belongs to (exit 2), making no key', async () => {
+    const before = (await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.admin })).json<{ keys: ListedKey[] }>().keys.length;
+    const run = await s.run(['keys', 'create', 'kakao-only', '--scope', 'BrandRead', '--brand', 'acme', '--brand', 'acme-kakao', '--json'], { token: TEST_TOKENS.admin });
+    expect({ code: run.code, out: run.json() }).toEqual({
+      code: 2,
+      out: {
+        ok: false,
+        error: '--brand acme-kakao is a channel key, not a brand id: keys are made for brands, and acme-kakao belongs to brand acme',
+        code: 'USAGE',
+        hint: 'pass --brand acme; `brandwire whoami` lists the brands and their channels',
+      },
+    });
+    expect((await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.admin })).json<{ keys: ListedKey[] }>().keys.length).toBe(before);
+    // the name may also come after --brand
+    const after = await s.run(['keys', 'create', '--scope', 'BrandRead', '--brand', 'acme', 'named-after', '--json'], { token: TEST_TOKENS.admin });
+    expect({ code: after.code, name: after.json<ListedKey>().name, brands: after.json<ListedKey>().brands }).toEqual({ code: 0, name: 'named-after', brands: ['acme'] });
+  });
+
   it('needs a key to list: AUTH_REQUIRED, exit 4', async () => {
     const run = await s.run(['keys', 'list', '--json'], { config: s.configDir('keys-none') });
     expect(run.code).toBe(4);

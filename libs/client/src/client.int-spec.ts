@@ -161,7 +161,14 @@ describe('BrandwireClient without a Brandwire service', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     const client = new BrandwireClient({ endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 200 });
-    await expect(client.me()).rejects.toMatchObject({ code: 'NETWORK', message: expect.stringContaining('no answer within 200 ms') });
+    await expect(client.me()).rejects.toMatchObject({ code: 'NETWORK', message: expect.stringContaining('no answer within 200 ms'), unanswered: { method: 'GET', path: '/api/agent/me', timeoutMs: 200 } });
+    // a send that got no answer may have been carried out: it says which request, and the longer wait of an upload
+    await expect(client.send({ brandKey: 'b', userKey: 'u', text: 't' })).rejects.toMatchObject({ unanswered: { method: 'POST', path: '/api/agent/send', timeoutMs: 200 } });
+    const dir = mkdtempSync(join(tmpdir(), 'client-silent-'));
+    await expect(client.sendAttachments({ brandKey: 'b', userKey: 'u', files: [writePng(join(dir, 'a.png'), 20, 20)] })).rejects.toMatchObject({
+      unanswered: { method: 'POST', path: '/api/agent/send/attachments', timeoutMs: 800 },
+    });
+    rmSync(dir, { recursive: true, force: true });
     silent.closeAllConnections();
     await new Promise((done) => silent.close(done));
   });

@@ -38,7 +38,16 @@ export interface Target {
 export type ImageStyle = 'rich' | 'plain';
 export type FileType = 'file' | 'audio' | 'video';
 
+/** `idempotencyKey`: the send's Idempotency-Key (1 to 255 visible ASCII characters): a repeat with it gets the first answer. */
+export interface SendOptions {
+  idempotencyKey?: string;
+}
+
 const enc = encodeURIComponent;
+
+function idempotencyHeader(options: SendOptions): Record<string, string> {
+  return options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey };
+}
 
 /**
  * A typed client of the Brandwire REST API: one method per endpoint, returning the REST JSON unchanged.
@@ -79,17 +88,18 @@ export class BrandwireClient {
 
   // outbound
   /** `idempotencyKey`: a repeat of this send (after a crash, say) gets the first answer instead of a second bubble. */
-  send(input: Target & { text: string }, options: { idempotencyKey?: string } = {}): Promise<SendResponse> {
-    return this.http.post('/api/agent/send', SEND, input, options.idempotencyKey === undefined ? {} : { 'idempotency-key': options.idempotencyKey });
+  send(input: Target & { text: string }, options: SendOptions = {}): Promise<SendResponse> {
+    return this.http.post('/api/agent/send', SEND, input, idempotencyHeader(options));
   }
 
-  sendRich(input: Target & { rich: string }): Promise<SendResponse> {
-    return this.http.post('/api/agent/send/rich', SEND, input);
+  sendRich(input: Target & { rich: string }, options: SendOptions = {}): Promise<SendResponse> {
+    return this.http.post('/api/agent/send/rich', SEND, input, idempotencyHeader(options));
   }
 
-  sendAttachments(input: Target & { files: readonly string[]; text?: string; imageStyle?: ImageStyle }): Promise<SendAttachmentsResponse> {
+  /** `idempotencyKey`: a repeat with the same fields and files' contents gets the first answer. */
+  sendAttachments(input: Target & { files: readonly string[]; text?: string; imageStyle?: ImageStyle }, options: SendOptions = {}): Promise<SendAttachmentsResponse> {
     const fields = { brandKey: input.brandKey, userKey: input.userKey, text: input.text, imageStyle: input.imageStyle };
-    return this.http.multipart('/api/agent/send/attachments', SEND_ATTACHMENTS, fields, input.files.map((path) => ({ field: 'files', path })));
+    return this.http.multipart('/api/agent/send/attachments', SEND_ATTACHMENTS, fields, input.files.map((path) => ({ field: 'files', path })), idempotencyHeader(options));
   }
 
   sendImage(input: Target & { imageUrl: string }): Promise<SendResponse> {

@@ -21,6 +21,14 @@ export class ApiError extends Error {
   }
 }
 
+/** A request that was sent but got no answer in time: the service may have carried it out. */
+export interface UnansweredRequest {
+  method: string;
+  path: string;
+  /** how long the client waited, in milliseconds */
+  timeoutMs: number;
+}
+
 /** The service could not be reached or did not answer in time: no HTTP answer at all. */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
@@ -29,6 +37,8 @@ export class NetworkError extends Error {
   constructor(
     readonly endpoint: string,
     readonly reason: string,
+    /** set when the request went out and no answer came in time (else the service was not reached) */
+    readonly unanswered?: UnansweredRequest,
   ) {
     super(`could not reach the service at ${endpoint}: ${reason}`);
   }

@@ -95,14 +95,14 @@ export class Http {
    * multipart/form-data: text fields, and files streamed from disk with a media type: a jpg, png or gif by its
    * first bytes (so an image is sent as one whatever it is called), anything else by its extension.
    */
-  async multipart<T>(path: string, check: AnswerCheck, fields: Record<string, string | undefined>, files: readonly FilePart[]): Promise<T> {
+  async multipart<T>(path: string, check: AnswerCheck, fields: Record<string, string | undefined>, files: readonly FilePart[], headers: Record<string, string> = {}): Promise<T> {
     const form = new FormData();
     for (const [name, value] of Object.entries(fields)) if (value !== undefined) form.append(name, value);
     for (const file of files) {
       const type = imageMediaType(await firstBytes(file.path)) ?? MEDIA_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream';
       form.append(file.field, await openAsBlob(file.path, { type }), basename(file.path));
     }
-    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: form, timeout: this.timeoutMs * 4 }), check);
+    return this.expectOk<T>(await this.send({ method: 'POST', url: path, data: form, headers, timeout: this.timeoutMs * 4 }), check);
   }
 
   private async send(config: Parameters<AxiosInstance['request']>[0]): Promise<AxiosResponse> {
@@ -110,8 +110,12 @@ export class Http {
       return await this.axios.request(config);
     } catch (error) {
       if (isAxiosError(error) && !error.response) {
-        const reason = error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT' ? `no answer within ${config.timeout ?? this.timeoutMs} ms` : (error.code ?? error.message);
-        throw new NetworkError(this.options.endpoint, reason);
+        if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') {
+          const timeoutMs = config.timeout ?? this.timeoutMs;
+          const unanswered = { method: (config.method ?? 'GET').toUpperCase(), path: config.url ?? '', timeoutMs };
+          throw new NetworkError(this.options.endpoint, `no answer within ${timeoutMs} ms`, unanswered);
+        }
+        throw new NetworkError(this.options.endpoint, error.code ?? error.message);
       }
       throw error;
     }

@@ -1,5 +1,5 @@
-export { BrandwireClient, type FileType, type ImageStyle, type Target } from './client';
-export { ApiError, NetworkError, isApiError, isNetworkError } from './errors';
+export { BrandwireClient, type FileType, type ImageStyle, type SendOptions, type Target } from './client';
+export { ApiError, NetworkError, type UnansweredRequest, isApiError, isNetworkError } from './errors';
 export type { ClientOptions } from './http';
 export type * from './account-types';
 export type * from './outbound-types';

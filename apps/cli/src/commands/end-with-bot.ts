@@ -3,7 +3,7 @@ import { string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import { channelOf } from '../lib/channel';
 import { connect } from '../lib/connect';
-import { channelFlag, toFlag } from '../lib/flags';
+import { channelFlag, nonBlank, toFlag } from '../lib/flags';
 import { requireOk } from '../lib/results';
 
 export default class EndWithBot extends BrandwireCommand {
@@ -16,7 +16,7 @@ export default class EndWithBot extends BrandwireCommand {
   static override flags = {
     channel: channelFlag(),
     to: toFlag(),
-    event: string({ description: 'the bot scenario event to hand off to', helpValue: '<event>' }),
+    event: string({ description: 'the bot scenario event to hand off to', helpValue: '<event>', parse: nonBlank('the bot event') }),
   };
 
   async run(): Promise<SessionActionResponse & { brandKey: string; userKey: string }> {

@@ -3,7 +3,7 @@ import { integer, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import { usageError } from '../lib/cli-error';
 import { connect } from '../lib/connect';
-import { optionalToFlag } from '../lib/flags';
+import { channelFlag, nonBlank, optionalToFlag } from '../lib/flags';
 import { presentConversation, presentHistory } from '../lib/present';
 import { onlyConversation } from '../lib/results';
 
@@ -20,10 +20,10 @@ export default class History extends BrandwireCommand {
     '<%= config.bin %> history --conv 1000001',
   ];
   static override flags = {
-    channel: string({ description: 'brand key of the channel (old name: --brand); every channel when left out', aliases: ['brand'], helpValue: '<key>' }),
+    channel: channelFlag('brand key of the channel (old name: --brand); every channel when left out'),
     to: optionalToFlag("only this customer's consultations (alias: --user)"),
     max: integer({ description: 'consultations per channel, most recent first', min: 1, helpValue: '<n>' }),
-    conv: string({ description: 'show this conversation (convId) line by line; without --channel it is looked for on every channel', helpValue: '<convId>' }),
+    conv: string({ description: 'show this conversation (convId) line by line; without --channel it is looked for on every channel', helpValue: '<convId>', parse: nonBlank('the convId') }),
   };
 
   async run(): Promise<HistoryResult> {

@@ -3,6 +3,7 @@ import { boolean, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../base-command';
 import { checkEndpoint, clientFor, sessionEndpoint } from '../lib/connect';
 import { deviceLogin } from '../lib/device-login';
+import { channelFlag } from '../lib/flags';
 import { colorEnabled, fields, paint } from '../lib/output';
 import { type SetupResult, runSetup } from '../lib/setup-flow';
 
@@ -19,7 +20,7 @@ export default class Login extends BrandwireCommand {
   static override flags = {
     console: boolean({ description: 'print the URL and the code instead of opening the browser' }),
     endpoint: string({ description: 'service URL (default: the stored one, or http://127.0.0.1:8080)', helpValue: '<url>' }),
-    channel: string({ description: 'default channel (brand key) to store (old name: --brand)', aliases: ['brand'], helpValue: '<key>' }),
+    channel: channelFlag('default channel (brand key) to store (old name: --brand)'),
   };
 
   async run(): Promise<SetupResult> {

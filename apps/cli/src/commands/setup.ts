@@ -6,6 +6,7 @@ import { checkAiUrl } from '../lib/ai-model';
 import { DEFAULT_COMMANDS_PORT, type GatewaySettings } from '../lib/config-store';
 import { DEFAULT_KNOWLEDGE_QUERY_PORT } from '../lib/data-dir';
 import { usageError } from '../lib/cli-error';
+import { channelFlag } from '../lib/flags';
 import { fields } from '../lib/output';
 import { type RemovableGatewayPart, type SetupResult, TEAM_CHAT_TYPES, runSetup } from '../lib/setup-flow';
 import { terminalPrompter } from '../lib/terminal-prompter';
@@ -28,7 +29,7 @@ export default class Setup extends BrandwireCommand {
   static override args = { key: stringArg({ description: 'the API key (bw_…); asked for on a terminal when left out', ignoreStdin: true }) };
   static override flags = {
     endpoint: string({ description: 'service URL (default: the stored one, or http://127.0.0.1:8080)', helpValue: '<url>' }),
-    channel: string({ description: 'default channel (brand key) for commands run without --channel (old name: --brand)', aliases: ['brand'], helpValue: '<key>' }),
+    channel: channelFlag('default channel (brand key) for commands run without --channel (old name: --brand)'),
     'dry-run': boolean({ description: 'verify the key and show what would be stored, store nothing' }),
     'sink-type': string({ description: `gateway: team-chat sink, one of ${TEAM_CHAT_TYPES.join(', ')} (another than the stored one leaves its token behind)`, options: [...TEAM_CHAT_TYPES], helpGroup: 'GATEWAY', helpValue: '<type>' }),
     'sink-url': string({ description: 'gateway: http(s) webhook or API URL of the team-chat sink (another than the stored one leaves its token behind)', helpGroup: 'GATEWAY', helpValue: '<url>' }),

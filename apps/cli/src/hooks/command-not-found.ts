@@ -19,7 +19,17 @@ function commandBefore(id: string, known: readonly string[]): { command: string;
   return undefined;
 }
 
+/**
+ * Commands a person may expect that the tool leaves to the REST API on purpose (spec, command rule 2): what to use
+ * instead, rather than a guess at a command with a similar name.
+ */
+const REST_ONLY: ReadonlyMap<string, string> = new Map([
+  ['end', 'the tool ends a consultation with `brandwire end-with-bot` (it hands the customer to a bot scenario); a plain end, with only a greeting, is POST /api/agent/end in the REST API'],
+]);
+
 function messageFor(id: string, known: readonly string[]): string {
+  const restOnly = REST_ONLY.get(id);
+  if (restOnly !== undefined) return restOnly;
   const shown = id.replaceAll(':', ' ');
   const given = commandBefore(id, known);
   if (given) return `"brandwire ${given.command}" takes no argument "${given.rest}": \`brandwire ${given.command} --help\` shows what it takes`;

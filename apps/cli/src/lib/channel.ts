@@ -12,7 +12,7 @@ export const LIST_CHANNELS_HINT = '`brandwire whoami` lists the channels';
  */
 export function channelOf(flag: string | undefined, session: Session, useDefault = true): string {
   if (!session.token) throw authRequired();
-  if (flag) return flag;
+  if (flag !== undefined) return flag;
   if (useDefault && session.channel) return session.channel;
   throw usageError(MISSING_CHANNEL, useDefault ? `${LIST_CHANNELS_HINT}; \`brandwire setup <key> --channel <key>\` stores a default` : LIST_CHANNELS_HINT);
 }

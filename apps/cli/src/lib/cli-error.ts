@@ -10,7 +10,9 @@ export type CliErrorCode =
   | 'EXPIRED_TOKEN'
   | 'LOGIN_FAILED'
   | 'AI_UNAVAILABLE'
-  | 'MODEL_UNKNOWN';
+  | 'MODEL_UNKNOWN'
+  /** a change was asked and no answer came in time: it may have been made */
+  | 'TIMEOUT';
 
 /**
  * A failure to report as `{ ok: false, error, code, ...details }` with --json, or `Error: …` on stderr, and its

@@ -53,10 +53,25 @@ export function sessionEndpoint(session: Pick<Session, 'endpoint' | 'endpointSou
   }
 }
 
-/** A client of the service; loads the client lib (and its HTTP library) only now. `timeoutMs`: per request (default 30 s). */
-export async function clientFor(endpoint: string, token: string | undefined, timeoutMs?: number): Promise<BrandwireClient> {
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** BRANDWIRE_TIMEOUT_MS: how long to wait for each answer of the service (uploads four times as long); a value that is no number is CONFIG. */
+export function requestTimeoutMs(env: Record<string, string | undefined> = process.env): number {
+  const value = env['BRANDWIRE_TIMEOUT_MS'];
+  if (value === undefined || value === '') return DEFAULT_TIMEOUT_MS;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new CliError('CONFIG', `BRANDWIRE_TIMEOUT_MS must be a whole number of milliseconds from 1, got "${value}"`, EXIT.error, {}, `leave it unset to wait ${DEFAULT_TIMEOUT_MS} ms`);
+  }
+  return Number(value);
+}
+
+/**
+ * A client of the service; loads the client lib (and its HTTP library) only now. `timeoutMs`: per request
+ * (default BRANDWIRE_TIMEOUT_MS, else 30 s).
+ */
+export async function clientFor(endpoint: string, token: string | undefined, timeoutMs = requestTimeoutMs()): Promise<BrandwireClient> {
   const { BrandwireClient } = await import('@brandwire/client');
-  return new BrandwireClient({ endpoint: checkEndpoint(endpoint, 'the endpoint'), token, userAgent: userAgent(), ...(timeoutMs !== undefined && { timeoutMs }) });
+  return new BrandwireClient({ endpoint: checkEndpoint(endpoint, 'the endpoint'), token, userAgent: userAgent(), timeoutMs });
 }
 
 /** A client with the session's key; without a key this is the "authentication needed" failure (exit 4). */

@@ -11,6 +11,16 @@ describe('failureOf', () => {
     ['a missing scope', new ApiError(403, 'FORBIDDEN', 'needs Admin'), { code: 'FORBIDDEN', exit: 1, hint: expect.stringContaining('whoami') }],
     ['a bare HTTP failure', new ApiError(502, 'HTTP_502', 'bad gateway'), { code: 'HTTP_502', exit: 1, hint: expect.stringContaining('check --endpoint') }],
     ['no answer', new NetworkError('http://x', 'ECONNREFUSED'), { code: 'NETWORK', exit: 1, message: 'could not reach the service at http://x: ECONNREFUSED' }],
+    [
+      'a read without an answer in time',
+      new NetworkError('http://x', 'no answer within 30000 ms', { method: 'GET', path: '/api/agent/rooms', timeoutMs: 30_000 }),
+      { code: 'NETWORK', exit: 1, message: 'could not reach the service at http://x: no answer within 30000 ms' },
+    ],
+    [
+      'a change without an answer in time',
+      new NetworkError('http://x', 'no answer within 30000 ms', { method: 'POST', path: '/api/agent/block', timeoutMs: 30_000 }),
+      { code: 'TIMEOUT', exit: 1, message: 'no answer from the service at http://x within 30 s: POST /api/agent/block may have been carried out' },
+    ],
     ['a bug', new TypeError('x is undefined'), { code: 'INTERNAL', exit: 1, message: 'x is undefined' }],
     ['Ctrl-C at a prompt', Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' }), { code: 'CANCELLED', exit: 1, message: 'cancelled at the prompt: nothing was stored' }],
   ])('reports %s', (_, error, expected) => {
@@ -38,6 +48,17 @@ describe('failureOf', () => {
     expect(failureOf(flag).message).toBe('Missing required flag --to (alias: --user)');
     const args = Object.assign(new Error('Missing 1 required arg:\nid  the model id\nSee more help with --help'), { oclif: { exit: 2 }, args: [{ name: 'id', description: 'the model id' }] });
     expect(failureOf(args)).toMatchObject({ code: 'USAGE', exit: 2, message: 'Missing 1 required arg: <id> (the model id)' });
+  });
+
+  it("keeps oclif's note about arguments before a flag of many values only where that flag takes them all", () => {
+    const missing = (flag: { multiple: boolean; multipleNonGreedy?: boolean }) =>
+      Object.assign(new Error('Missing 1 required arg:\nname  the name\n\nNote: --brand allows multiple values. Because of this you need to provide all arguments before providing that flag.\nSee more help with --help'), {
+        oclif: { exit: 2 },
+        args: [{ name: 'name', description: 'the name' }],
+        parse: { input: { flags: { brand: flag } } },
+      });
+    expect(failureOf(missing({ multiple: true })).message).toBe('Missing 1 required arg: <name> (the name); Note: --brand allows multiple values. Because of this you need to provide all arguments before providing that flag.');
+    expect(failureOf(missing({ multiple: true, multipleNonGreedy: true })).message).toBe('Missing 1 required arg: <name> (the name)');
   });
 
   it('points an answer that is not the service\'s to the endpoint in use', () => {

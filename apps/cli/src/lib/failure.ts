@@ -2,6 +2,7 @@ import type { ErrorCode } from '@brandwire/domain';
 import { LIST_CHANNELS_HINT, MISSING_CHANNEL } from './channel';
 import { CliError } from './cli-error';
 import { EXIT, type ExitCode, exitCodeOf } from './exit-codes';
+import { noAnswerWithin, unansweredChange } from './unanswered';
 
 export interface Failure {
   code: string;
@@ -33,7 +34,7 @@ interface OclifError extends Error {
   oclif: { exit?: number };
   /** RequiredArgsError: the arguments missing */
   args?: unknown;
-  parse?: { input?: { flags?: Record<string, { aliases?: string[] } | undefined> } };
+  parse?: { input?: { flags?: Record<string, { aliases?: string[]; multiple?: boolean; multipleNonGreedy?: boolean } | undefined> } };
 }
 
 function isOclifError(error: unknown): error is OclifError {
@@ -52,7 +53,9 @@ function parseMessage(error: OclifError): string {
   if (missingArgs) {
     // oclif lists each argument on a line of its own (a name, spaces, the description)
     const named = missingArgs.map((a) => `<${a.name ?? '?'}>${a.description ? ` (${a.description})` : ''}`).join(', ');
-    const note = lines.findIndex((line) => line.startsWith('Note:'));
+    // oclif notes that arguments go before a flag of many values; untrue of one that takes a value per use
+    const greedy = Object.values(error.parse?.input?.flags ?? {}).some((flag) => flag?.multiple === true && flag.multipleNonGreedy !== true);
+    const note = greedy ? lines.findIndex((line) => line.startsWith('Note:')) : -1;
     return [`Missing ${missingArgs.length} required arg${missingArgs.length === 1 ? '' : 's'}: ${named}`, ...(note < 0 ? [] : [lines.slice(note).join(' ')])].join('; ');
   }
   return lines
@@ -88,6 +91,8 @@ export function failureOf(error: unknown): Failure {
     const exit = error.errorCode ? exitCodeOf(error.errorCode) : EXIT.error;
     return { code: error.code, message: error.message, exit, details: { status: error.status }, hint: hintFor(error.code) };
   }
+  const change = unansweredChange(error);
+  if (change) return { code: 'TIMEOUT', message: `${noAnswerWithin(change)}: ${change.method} ${change.path} may have been carried out`, exit: EXIT.error, details: {}, hint: 'check whether it took effect before doing it again' };
   if (isNetworkError(error)) return { code: 'NETWORK', message: error.message, exit: EXIT.error, details: {}, hint: hintFor('NETWORK') };
   // Ctrl-C at a prompt (@inquirer/prompts says "User force closed the prompt with SIGINT")
   if (error instanceof Error && error.name === 'ExitPromptError') return { code: 'CANCELLED', message: 'cancelled at the prompt: nothing was stored', exit: EXIT.error, details: {}, hint: undefined };

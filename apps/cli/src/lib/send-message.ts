@@ -1,6 +1,6 @@
 import type { AttachmentResult, BrandwireClient, ImageStyle } from '@brandwire/client';
 import { usageError } from './cli-error';
-import { checkReadableFile, readRichEnvelope } from './input-files';
+import { checkSendableFile, readRichEnvelope } from './input-files';
 import { requireOk } from './results';
 
 export interface SendInput {
@@ -53,20 +53,24 @@ export function planSend(input: SendInput): Plan {
     throw usageError('--rich-json cannot be combined with --text or --file: the rich envelope carries its own text');
   }
   if (input.imageStyle !== undefined && files.length === 0) throw usageError('--image-style applies to --file images only');
-  if (files.length > 0) return { kind: 'attachments', files: files.map((f) => checkReadableFile('--file', f)), text: input.text };
+  if (files.length > 0) return { kind: 'attachments', files: files.map((f) => checkSendableFile('--file', f)), text: input.text };
   if (input.richJson !== undefined) return { kind: 'rich', rich: readRichEnvelope(input.richJson) };
   if (input.text !== undefined && input.text !== '') return { kind: 'text', text: input.text };
   throw usageError('nothing to send: pass --text <text>, --rich-json <file> or --file <path>');
 }
 
-/** Sends as planned; a messenger refusal fails with its code and still names the serial. */
-export async function sendMessage(client: BrandwireClient, input: SendInput): Promise<SendResult> {
+/**
+ * Sends as planned, with the Idempotency-Key `idempotencyKey` (a repeat with it gets the first answer, never a
+ * second bubble); a messenger refusal fails with its code and still names the serial.
+ */
+export async function sendMessage(client: BrandwireClient, input: SendInput, idempotencyKey: string): Promise<SendResult> {
   const plan = planSend(input);
   const target = { brandKey: input.brandKey, userKey: input.userKey };
+  const options = { idempotencyKey };
   switch (plan.kind) {
     case 'text':
     case 'rich': {
-      const reply = plan.kind === 'text' ? await client.send({ ...target, text: plan.text }) : await client.sendRich({ ...target, rich: plan.rich });
+      const reply = plan.kind === 'text' ? await client.send({ ...target, text: plan.text }, options) : await client.sendRich({ ...target, rich: plan.rich }, options);
       requireOk(reply, { ...target, serial: reply.serial });
       return { ok: true, ...target, serial: reply.serial };
     }
@@ -76,7 +80,7 @@ export async function sendMessage(client: BrandwireClient, input: SendInput): Pr
         files: plan.files,
         ...(plan.text !== undefined ? { text: plan.text } : {}),
         ...(input.imageStyle ? { imageStyle: input.imageStyle } : {}),
-      });
+      }, options);
       const first = reply.results.find((r) => r.ok) ?? reply.results[0];
       const failed = reply.results.find((r) => !r.ok);
       requireOk({ ok: reply.ok, code: failed?.code, message: failed?.message ?? null }, { ...target, serial: first?.serial, results: reply.results });

@@ -3,6 +3,7 @@ import { string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import { connect } from '../../lib/connect';
 import { knowledgeGraphPath } from '../../lib/data-dir';
+import { channelFlag } from '../../lib/flags';
 import { closing, openGraph } from '../../lib/knowledge-access';
 import { checkAttachmentHost } from '../../lib/knowledge-build';
 import { BuildInterruption } from '../../lib/knowledge-interrupt';
@@ -25,7 +26,7 @@ export default class KnowledgeBuild extends BrandwireCommand {
     '<%= config.bin %> knowledge build --attachment-host talk-cdn.example.com',
   ];
   static override flags = {
-    channel: string({ description: 'brand key of the channel to load (old name: --brand); every channel the key may read when left out', aliases: ['brand'], helpValue: '<key>' }),
+    channel: channelFlag('brand key of the channel to load (old name: --brand); every channel the key may read when left out'),
     'attachment-host': string({ description: 'host of customer attachment URLs (default: the one the service tells)', helpValue: '<host>' }),
   };
 
