@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SerialGenerator } from '@brandwire/domain';
 import { type Store, openStore } from '@brandwire/store';
@@ -19,11 +18,10 @@ import type { Config } from '../config/config';
 import { checkDataDir } from '../config/data-dir';
 import { mountOpenApi } from '../docs/openapi';
 import { brandsWithoutAdmin } from '../seed/admin-keys';
-import { applySeed } from '../seed/apply-seed';
+import { applySeedFile } from '../seed/apply-seed';
 import { type DemoKeys, newDemoKeys, prepareDemoBrand, saveDemoKeys } from '../seed/demo-brand';
 import { cachedRoomPages } from '../retrieval/cached-room-pages.middleware';
 import { RoomPageCache } from '../retrieval/room-page-cache';
-import { parseSeed } from '../seed/seed-file';
 import { SandboxSettingsSync } from '../settings/sandbox-settings-sync';
 import { AppModule } from './app.module';
 import { hostAndPort, listen } from './listen';
@@ -75,8 +73,11 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
     const logger = createLogger(config.logLevel);
     const quoted = (names: string[]): string => names.map((name) => `"${name}"`).join(', ');
     if (config.seedFile) {
-      const { revokedKeys } = await applySeed(store, parseSeed(await readFile(config.seedFile, 'utf8'), config.seedFile));
+      const { revokedKeys, definesBrands } = await applySeedFile(store, config.seedFile);
       if (revokedKeys.length > 0) logger.warn(`the seed ${config.seedFile} names revoked keys (${quoted(revokedKeys)}): they stay revoked; take them out of the seed`);
+      if (!definesBrands && (await store.directory.listBrands()).length === 0) {
+        logger.warn(`the seed ${config.seedFile} defines no brand, and none is stored: no channel can be used (the demo brand is made only without a seed)`);
+      }
     }
     const demoWanted = config.seedFile ? false : await prepareDemoBrand(store);
     const orphans = demoWanted ? [] : await brandsWithoutAdmin(store);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, type Server, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -161,5 +161,89 @@ describe('the service started with a data folder it cannot use', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  }, 30_000);
+});
+
+describe('the service started with a seed it cannot use', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'brandwire-bad-seed-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const KEY = { token: 'a-long-random-token', name: 'ops', scope: 'Admin' };
+
+  it.each([
+    [{ brands: [{ id: 'a' }], keys: [{ ...KEY, brands: ['a', 'a'] }] }, 'keys[0].brands lists "a" twice'],
+    [{ brands: [{ id: 'a', chanels: [{ key: 'a-kakao', type: 'kakao' }] }] }, 'brands[0].chanels is not a field of a brand (its fields: id, name, channels)'],
+    [{ brands: [{ id: 'a' }], kyes: [{ ...KEY, brands: ['a'] }] }, 'kyes is not a field of the seed (its fields: brands, keys)'],
+    [{ brands: [{ id: 'a' }], keys: [{ ...KEY, brands: ['b'] }] }, 'keys[0].brands[0] names brand "b", which is neither in the seed nor stored'],
+  ])('%j stops the start with one line naming BRANDWIRE_SEED and the JSON path', async (seed, message) => {
+    const seedFile = join(dir, 'seed.json');
+    writeFileSync(seedFile, JSON.stringify(seed));
+    await expect(startBuiltService({ BRANDWIRE_DATA_DIR: join(dir, 'data'), BRANDWIRE_SEED: seedFile })).rejects.toThrow(new Error(`service exited with 1:\nbrandwire: BRANDWIRE_SEED=${seedFile}: ${message}\n`));
+  }, 30_000);
+
+  it('starts on an empty seed, warning once that it defines no brand', async () => {
+    const seedFile = join(dir, 'empty.json');
+    writeFileSync(seedFile, '{}');
+    const started = await startBuiltService({ BRANDWIRE_DATA_DIR: join(dir, 'empty-data'), BRANDWIRE_SEED: seedFile });
+    try {
+      expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
+      const warning = `the seed ${seedFile} defines no brand, and none is stored: no channel can be used (the demo brand is made only without a seed)`;
+      expect(started.output().split(warning).length - 1).toBe(1);
+      expect(started.output()).not.toContain('Admin key:');
+    } finally {
+      expect(await stopBuiltService(started.child)).toBe(0);
+    }
+  }, 30_000);
+});
+
+describe('the service started with a setting that would break it only later', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'brandwire-late-setting-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it.each([
+    [{ UPSTREAM_PARTNER_KEY: 'ключ' }, 'UPSTREAM_PARTNER_KEY must be visible ASCII characters (! to ~, no spaces), as the X-Partner-Key header carries it'],
+    [{ BRANDWIRE_PUBLIC_URL: 'http://127.0.0.1:18474/?x=1' }, 'BRANDWIRE_PUBLIC_URL must be a base URL, without a query (?) or fragment (#), got "http://127.0.0.1:18474/?x=1"'],
+    [{ UPSTREAM_URL: 'http://127.0.0.1:18474/#top' }, 'UPSTREAM_URL must be a base URL, without a query (?) or fragment (#), got "http://127.0.0.1:18474/#top"'],
+    [{ JSON_BODY_LIMIT: '0.5' }, 'JSON_BODY_LIMIT must be a whole number of bytes, got "0.5"'],
+  ])('%j stops the start with one line naming it', async (env, message) => {
+    await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, ...env })).rejects.toThrow(new Error(`service exited with 1:\nbrandwire: ${message}\n`));
+  }, 30_000);
+});
+
+describe('the data folder of the service', () => {
+  const root = mkdtempSync(join(tmpdir(), 'brandwire-data-modes-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('stops the start with one line naming BRANDWIRE_DATA_DIR when other users may write to the folder', async () => {
+    const dataDir = join(root, 'shared');
+    mkdirSync(dataDir);
+    chmodSync(dataDir, 0o777);
+    await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir })).rejects.toThrow(
+      new Error(
+        `service exited with 1:\nbrandwire: BRANDWIRE_DATA_DIR=${dataDir} is a folder other users may write to (mode 0777), who could replace the database files: give the service a folder only its user may write to (chmod 700 ${dataDir})\n`,
+      ),
+    );
+  }, 30_000);
+
+  it('makes a missing folder the owner\'s alone, and takes one others may read (the database files are 0600 in it)', async () => {
+    const made = join(root, 'made', 'data');
+    const readable = join(root, 'readable');
+    mkdirSync(readable);
+    chmodSync(readable, 0o755);
+    for (const dataDir of [made, readable]) {
+      const started = await startBuiltService({ BRANDWIRE_DATA_DIR: dataDir });
+      try {
+        expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
+      } finally {
+        expect(await stopBuiltService(started.child)).toBe(0);
+      }
+    }
+    expect([statSync(made).mode & 0o777, statSync(readable).mode & 0o777]).toEqual([0o700, 0o755]);
+  }, 60_000);
+
+  it('stops the start with one line naming BRANDWIRE_DATA_DIR and the error when the folder cannot be made', async () => {
+    // as root too: sysfs takes no new folders (EPERM); a user may not write there at all (EACCES)
+    await expect(startBuiltService({ BRANDWIRE_DATA_DIR: '/sys/brandwire' })).rejects.toThrow(
+      /^service exited with 1:\nbrandwire: BRANDWIRE_DATA_DIR=\/sys\/brandwire cannot be made(: this service may not write to \/sys)? \((EPERM|EACCES|EROFS)\)\n$/,
+    );
   }, 30_000);
 });

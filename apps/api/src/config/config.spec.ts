@@ -64,4 +64,41 @@ describe('loadConfig: sizes, levels and hosts', () => {
   it('refuses a seed that is a folder', () => {
     expect(() => loadConfig({ BRANDWIRE_SEED: '/tmp' })).toThrow(new ConfigError('BRANDWIRE_SEED must name a file, and /tmp is a folder'));
   });
+
+  it.each([
+    ['0.5', 'JSON_BODY_LIMIT must be a whole number of bytes, got "0.5"'],
+    ['1.5b', 'JSON_BODY_LIMIT must be a whole number of bytes, got "1.5b"'],
+    ['0', 'JSON_BODY_LIMIT must be at least 1 byte, got "0"'],
+    ['0.0001kb', 'JSON_BODY_LIMIT must be at least 1 byte, got "0.0001kb" (0 bytes)'],
+    ['1\tmb', 'JSON_BODY_LIMIT must be a size such as 1mb, 512kb or 100000 (bytes), got "1\tmb"'],
+  ])('refuses JSON_BODY_LIMIT=%j, which would refuse every JSON body or none', (value, message) => {
+    expect(() => loadConfig({ JSON_BODY_LIMIT: value })).toThrow(new ConfigError(message));
+  });
+
+  it('takes fractions of kb, mb and gb, and sizes written with a b or a space', () => {
+    for (const value of ['1.5kb', '0.5mb', '100b', '2 MB']) expect(loadConfig({ JSON_BODY_LIMIT: value }).jsonBodyLimit).toBe(value);
+  });
+});
+
+describe('loadConfig: the messenger and the public address', () => {
+  it.each(['ключ', 'two words', 'tab\there', 'caf\u00e9', ' padded'])('refuses UPSTREAM_PARTNER_KEY=%j, which no HTTP header carries as it is', (value) => {
+    expect(() => loadConfig({ UPSTREAM_PARTNER_KEY: value })).toThrow(
+      new ConfigError('UPSTREAM_PARTNER_KEY must be visible ASCII characters (! to ~, no spaces), as the X-Partner-Key header carries it'),
+    );
+  });
+
+  it('takes a partner key of visible ASCII characters', () => {
+    expect(loadConfig({ UPSTREAM_PARTNER_KEY: 'pk_Live-123~!$' }).upstreamPartnerKey).toBe('pk_Live-123~!$');
+  });
+
+  it.each(['UPSTREAM_URL', 'BRANDWIRE_PUBLIC_URL'])('refuses %s with a query or a fragment, which the paths added to it would end up in', (name) => {
+    for (const value of ['http://127.0.0.1:18474/?x=1', 'http://127.0.0.1:18474?', 'https://brandwire.example.com/#top']) {
+      expect(() => loadConfig({ [name]: value })).toThrow(new ConfigError(`${name} must be a base URL, without a query (?) or fragment (#), got "${value}"`));
+    }
+    expect(loadConfig({ [name]: 'https://brandwire.example.com/base/' })).toMatchObject({ [name === 'UPSTREAM_URL' ? 'upstreamUrl' : 'publicUrl']: 'https://brandwire.example.com/base' });
+  });
+
+  it('takes a DATABASE_URL with a query, as PostgreSQL URLs have', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://ops@127.0.0.1/db?sslmode=require' }).databaseUrl).toBe('postgres://ops@127.0.0.1/db?sslmode=require');
+  });
 });

@@ -83,6 +83,25 @@ function url(env: Env, name: string, protocols: readonly string[]): string | und
   return raw.replace(/\/+$/, '');
 }
 
+/** A URL the service appends paths to (`/upstream/...`, `/pair`, the messenger's API): a query or fragment would end up in the middle. */
+function baseUrl(env: Env, name: string): string | undefined {
+  const value = url(env, name, ['http:', 'https:']);
+  // a lone `?` or `#` leaves URL's search and hash empty, and breaks the joined paths all the same
+  if (value !== undefined && /[?#]/.test(value)) {
+    throw new ConfigError(`${name} must be a base URL, without a query (?) or fragment (#), got "${withoutPassword(value)}"`);
+  }
+  return value;
+}
+
+/** Sent as the X-Partner-Key header: visible ASCII only (a header takes no other character as it is, and trims spaces at its ends). */
+function partnerKey(env: Env, upstreamUrl: string | undefined): string {
+  const raw = env['UPSTREAM_PARTNER_KEY'];
+  // The in-process sandbox gets a fresh partner key each start; a separate messenger needs the configured one.
+  if (raw === undefined || raw === '') return upstreamUrl ? 'sandbox-partner-key' : randomBytes(24).toString('base64url');
+  if (!/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError('UPSTREAM_PARTNER_KEY must be visible ASCII characters (! to ~, no spaces), as the X-Partner-Key header carries it');
+  return raw;
+}
+
 function timeZone(env: Env): string {
   const given = env['BRANDWIRE_TIMEZONE'] || 'Asia/Seoul';
   const zone = ianaTimeZone(given);
@@ -98,13 +117,24 @@ function logLevel(env: Env): string {
   return level;
 }
 
-/** A size as the JSON body parser reads it: bytes, or a number with kb, mb or gb. */
+const BYTES_PER_UNIT: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/**
+ * A size as the JSON body parser reads it (the `bytes` package): bytes, or a number with kb, mb or gb. It floors
+ * the bytes, so a fraction of a byte, or a size under one byte, would quietly become another limit or none.
+ */
 function byteSize(env: Env, name: string, fallback: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(raw.trim());
-  if (!match || Number(match[1]) <= 0) throw new ConfigError(`${name} must be a size such as 1mb, 512kb or 100000 (bytes), got "${raw}"`);
-  return raw.trim();
+  const size = raw.trim();
+  const match = /^(\d+(?:\.\d+)?) *(b|kb|mb|gb)?$/i.exec(size);
+  if (!match) throw new ConfigError(`${name} must be a size such as 1mb, 512kb or 100000 (bytes), got "${raw}"`);
+  const count = Number(match[1]);
+  const unit = (match[2] ?? 'b').toLowerCase();
+  if (unit === 'b' && !Number.isInteger(count)) throw new ConfigError(`${name} must be a whole number of bytes, got "${raw}"`);
+  const bytes = Math.floor(count * (BYTES_PER_UNIT[unit] ?? 1));
+  if (bytes < 1) throw new ConfigError(`${name} must be at least 1 byte, got "${raw}"${count > 0 ? ` (${bytes} bytes)` : ''}`);
+  return size;
 }
 
 function hostName(env: Env, name: string, fallback: string): string {
@@ -168,7 +198,7 @@ function isRange(entry: string): boolean {
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const upstreamUrl = url(env, 'UPSTREAM_URL', ['http:', 'https:']);
+  const upstreamUrl = baseUrl(env, 'UPSTREAM_URL');
   return {
     port: port(env, 'PORT', 8080),
     host: env['HOST'] || '127.0.0.1',
@@ -176,9 +206,8 @@ export function loadConfig(env: Env = process.env): Config {
     seedFile: readableFile(env, 'BRANDWIRE_SEED'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     upstreamUrl,
-    // The in-process sandbox gets a fresh partner key each start; a separate messenger needs the configured one.
-    upstreamPartnerKey: env['UPSTREAM_PARTNER_KEY'] || (upstreamUrl ? 'sandbox-partner-key' : randomBytes(24).toString('base64url')),
-    publicUrl: url(env, 'BRANDWIRE_PUBLIC_URL', ['http:', 'https:']),
+    upstreamPartnerKey: partnerKey(env, upstreamUrl),
+    publicUrl: baseUrl(env, 'BRANDWIRE_PUBLIC_URL'),
     attachmentHost: hostName(env, 'ATTACHMENT_HOST', 'talk-cdn.sandbox.invalid'),
     timeZone: timeZone(env),
     logLevel: logLevel(env),

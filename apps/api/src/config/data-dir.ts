@@ -1,4 +1,4 @@
-import { type Stats, constants, accessSync, statSync } from 'node:fs';
+import { type Stats, constants, accessSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './config';
 
@@ -24,8 +24,9 @@ function nearestExisting(dataDir: string): { path: string; stats: Stats } {
 }
 
 /**
- * Refuses a data folder the SQLite store could not make or write, in one line naming BRANDWIRE_DATA_DIR: the
- * store's own failure (in mkdir, or in SQLite opening a file) would come with a stack and no variable's name.
+ * Makes the data folder when it is missing, the owner's alone (0700), and refuses one the SQLite store could not
+ * make or write, or one other users may write to, in one line naming BRANDWIRE_DATA_DIR: the store's own failure
+ * (in mkdir, or in SQLite opening a file) would come with a stack and no variable's name.
  */
 export function checkDataDir(dataDir: string): void {
   const variable = `BRANDWIRE_DATA_DIR=${dataDir}`;
@@ -42,4 +43,26 @@ export function checkDataDir(dataDir: string): void {
         : `${variable} cannot be made: this service may not write to ${path} (${codeOf(error)})`,
     );
   }
+  if (path !== dataDir) {
+    try {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    } catch (error) {
+      // root may write anywhere, yet some file systems take no folder (sysfs: EPERM)
+      throw new ConfigError(`${variable} cannot be made (${codeOf(error)})`);
+    }
+  }
+  refuseSharedFolder(dataDir, variable);
+}
+
+/**
+ * Whoever may write to the folder may rename or replace the database files in it, whatever their own modes: such
+ * a folder is refused rather than changed, since it may be one other users rely on (such as /tmp). A folder others
+ * may only read is taken: the database files in it are 0600.
+ */
+function refuseSharedFolder(dataDir: string, variable: string): void {
+  const mode = statSync(dataDir).mode & 0o7777;
+  if ((mode & 0o022) === 0) return;
+  throw new ConfigError(
+    `${variable} is a folder other users may write to (mode ${mode.toString(8).padStart(4, '0')}), who could replace the database files: give the service a folder only its user may write to (chmod 700 ${dataDir})`,
+  );
 }

@@ -26,6 +26,12 @@ const DECISION_ERRORS = {
   BAD_REQUEST: 'the user code was already approved or denied (also meanwhile, by another call)',
 } satisfies ErrorReasons;
 
+/** The pairing routes' bodies: form-encoded as RFC 8628 has clients send them, or JSON (common/http/body-parsing). */
+const PAIRING_BODY_ERRORS = {
+  PAYLOAD_TOO_LARGE: 'the body is larger than the body limit (JSON_BODY_LIMIT, 1 MB by default; form-encoded bodies too)',
+  UNSUPPORTED_MEDIA_TYPE: 'the body is neither application/x-www-form-urlencoded nor JSON',
+} satisfies ErrorReasons;
+
 @ApiTags('device pairing')
 @Controller('api/auth/device')
 export class DeviceAuthController {
@@ -49,7 +55,11 @@ export class DeviceAuthController {
   @UseGuards(ThrottlerGuard)
   @ApiOperation({ summary: 'Start a device pairing (RFC 8628 device authorization request), used by `brandwire login`' })
   @ApiOkResponse({ type: DeviceCodeResponseDto })
-  @ApiErrors({ RATE_LIMITED: `more than ${PAIRINGS_PER_MINUTE} pairings started from one address within a minute (Retry-After says when to try again)` })
+  @ApiErrors(
+    { BAD_REQUEST: 'a JSON body that cannot be read (malformed, not an object); the request needs no field' },
+    PAIRING_BODY_ERRORS,
+    { RATE_LIMITED: `more than ${PAIRINGS_PER_MINUTE} pairings started from one address within a minute (Retry-After says when to try again)` },
+  )
   async code(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<DeviceCodeResponseDto> {
     response.setHeader('Cache-Control', 'no-store');
     return this.deviceAuth.start(this.baseUrlOf(request));
@@ -69,10 +79,7 @@ export class DeviceAuthController {
       'A JSON body that cannot be read (malformed, not an object) gets the error envelope with `BAD_REQUEST` instead.',
     content: { 'application/json': { schema: { oneOf: [{ $ref: getSchemaPath(DeviceTokenErrorDto) }, { $ref: getSchemaPath(ErrorEnvelopeDto) }] } } },
   })
-  @ApiErrors({
-    PAYLOAD_TOO_LARGE: 'the body is larger than the body limit (JSON_BODY_LIMIT, 1 MB by default; form-encoded bodies too)',
-    UNSUPPORTED_MEDIA_TYPE: 'the body is neither application/x-www-form-urlencoded nor JSON',
-  })
+  @ApiErrors(PAIRING_BODY_ERRORS)
   async token(@Body() body: Record<string, unknown> | undefined, @Res({ passthrough: true }) response: Response): Promise<DeviceTokenResponseDto | DeviceTokenErrorDto> {
     const outcome = await this.deviceAuth.poll(body);
     response.status(outcome.issued ? 200 : 400);

@@ -210,6 +210,23 @@ describe('the OpenAPI document', () => {
     expect(bearer).not.toHaveProperty('bearerFormat');
   });
 
+  it('documents the body errors (400, 413, 415) on every route that takes a body: the body is read before routing, whatever the route', () => {
+    const missing = operations()
+      .filter(({ route }) => /^(POST|PUT|PATCH) /.test(route))
+      .filter(({ op: o }) => !(['400', '413', '415'] as const).every((status) => o.responses[status] !== undefined))
+      .map(({ route, op: o }) => `${route}: ${statuses(o).join(', ')}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('describes the fields of /healthz with their types', () => {
+    const schema = resolve(op('/healthz', 'get').responses['200']?.content?.['application/json']?.schema);
+    expect(schema).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['ok', 'storage']),
+      properties: { ok: { type: 'boolean', enum: [true] }, storage: { type: 'string', enum: ['sqlite', 'postgres'] } },
+    });
+  });
+
   it('documents form-encoded and JSON bodies on POST /api/auth/device/token', () => {
     expect(Object.keys(op('/api/auth/device/token').requestBody?.content ?? {}).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
   });
@@ -277,6 +294,17 @@ describe('the OpenAPI document', () => {
     const again = await h.post('/api/agent/delete', { brandKey: 'acme-kakao', userKey: 'docs-1', serial: sent.body.serial });
     expect(again.body).toEqual({ ok: false, code: 'ALREADY_DELETED', message: expect.any(String), serial: sent.body.serial });
     expectDocumented(del, again);
+
+    const pairing = op('/api/auth/device/code');
+    const malformed = await h.request('POST', '/api/auth/device/code', { token: null, rawBody: '{"client_id":', headers: { 'content-type': 'application/json' } });
+    expect([malformed.status, malformed.body['code']]).toEqual([400, 'BAD_REQUEST']);
+    expectDocumented(pairing, malformed);
+    const text = await h.request('POST', '/api/auth/device/code', { token: null, rawBody: 'client_id=cli', headers: { 'content-type': 'text/plain' } });
+    expect([text.status, text.body['code']]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    expectDocumented(pairing, text);
+    const large = await h.request('POST', '/api/auth/device/code', { token: null, rawBody: `client_id=${'x'.repeat(1024 * 1024)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([large.status, large.body['code']]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    expectDocumented(pairing, large);
 
     const me = await h.get('/api/agent/me', TOKENS.reader);
     expect(me.status).toBe(200);

@@ -6,6 +6,7 @@ import { Public } from '../common/auth/route-access';
 import { fail } from '../common/errors/envelope';
 import { STORAGE_UNAVAILABLE_MESSAGE } from '../common/errors/to-error-reply';
 import { ApiErrors } from '../docs/api-errors';
+import { HealthResponseDto } from './dto/health.dto';
 import { StorageCheck } from './storage-check';
 
 @ApiTags('health')
@@ -20,9 +21,9 @@ export class HealthController {
   @Get()
   @Public()
   @ApiOperation({ summary: 'Liveness, storage dialect, and whether the database answers (asked at most once a second)' })
-  @ApiOkResponse({ schema: { example: { ok: true, storage: 'sqlite' } } })
+  @ApiOkResponse({ type: HealthResponseDto })
   @ApiErrors({ STORAGE_UNAVAILABLE: 'the database did not answer the latest check' })
-  async health(): Promise<{ ok: true; storage: string }> {
+  async health(): Promise<HealthResponseDto> {
     if (!(await this.storage.reachable())) throw fail('STORAGE_UNAVAILABLE', STORAGE_UNAVAILABLE_MESSAGE);
     return { ok: true, storage: this.store.dialect };
   }

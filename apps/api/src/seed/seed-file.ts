@@ -1,4 +1,4 @@
-import { type Scope, isScope } from '@brandwire/domain';
+import { type Scope, controlCharactersMessage, hasControlCharacter, isScope } from '@brandwire/domain';
 
 export interface SeedChannel {
   key: string;
@@ -30,8 +30,14 @@ export class SeedError extends Error {}
 
 type Json = Record<string, unknown>;
 
-function object(value: unknown, path: string): Json {
+/** An object of the seed, refused when it holds a field it does not know (a misspelt one would be ignored silently). */
+function object(value: unknown, path: string, kind: string, fields: readonly string[]): Json {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SeedError(`${path} must be an object`);
+  const unknown = Object.keys(value).find((field) => !fields.includes(field));
+  if (unknown !== undefined) {
+    const where = path === '' ? unknown : `${path}.${unknown}`;
+    throw new SeedError(`${where} is not a field of ${kind} (its fields: ${fields.join(', ')})`);
+  }
   return value as Json;
 }
 
@@ -46,9 +52,26 @@ function text(value: unknown, path: string, max = 200): string {
   return value;
 }
 
+/** A brand id, channel key or key name: the API refuses control characters in them, and so does the seed. */
+function identifier(value: unknown, path: string): string {
+  const checked = text(value, path);
+  if (hasControlCharacter(checked)) throw new SeedError(controlCharactersMessage(path));
+  return checked;
+}
+
+/** Refuses a value that appears twice, naming both places (`describe` words the refusal without showing the value where it is a secret). */
+function refuseRepeats<T>(entries: readonly T[], valueOf: (entry: T) => string, describe: (entry: T, first: T) => string): void {
+  const seen = new Map<string, T>();
+  for (const entry of entries) {
+    const first = seen.get(valueOf(entry));
+    if (first !== undefined) throw new SeedError(describe(entry, first));
+    seen.set(valueOf(entry), entry);
+  }
+}
+
 function channel(value: unknown, path: string): SeedChannel {
-  const c = object(value, path);
-  const plan = object(c['plan'] ?? { consultations: 1000 }, `${path}.plan`);
+  const c = object(value, path, 'a channel', ['key', 'name', 'type', 'chatbotBuilder', 'plan']);
+  const plan = object(c['plan'] ?? { consultations: 1000 }, `${path}.plan`, 'a plan', ['consultations']);
   const consultations = plan['consultations'];
   if (typeof consultations !== 'number' || !Number.isInteger(consultations) || consultations < 0) {
     throw new SeedError(`${path}.plan.consultations must be a whole number >= 0`);
@@ -56,7 +79,7 @@ function channel(value: unknown, path: string): SeedChannel {
   const chatbotBuilder = c['chatbotBuilder'] ?? false;
   if (typeof chatbotBuilder !== 'boolean') throw new SeedError(`${path}.chatbotBuilder must be true or false`);
   return {
-    key: text(c['key'], `${path}.key`),
+    key: identifier(c['key'], `${path}.key`),
     name: text(c['name'] ?? c['key'], `${path}.name`),
     type: text(c['type'], `${path}.type`, 40),
     chatbotBuilder,
@@ -64,38 +87,41 @@ function channel(value: unknown, path: string): SeedChannel {
   };
 }
 
-/** Reads and checks a seed document; every problem names its JSON path. */
-export function parseSeed(raw: string, source: string): Seed {
+function brand(value: unknown, path: string): SeedBrand {
+  const b = object(value, path, 'a brand', ['id', 'name', 'channels']);
+  return {
+    id: identifier(b['id'], `${path}.id`),
+    name: text(b['name'] ?? b['id'], `${path}.name`),
+    channels: array(b['channels'], `${path}.channels`).map((c, j) => channel(c, `${path}.channels[${j}]`)),
+  };
+}
+
+function key(value: unknown, path: string): SeedKey {
+  const k = object(value, path, 'a key', ['token', 'name', 'scope', 'brands']);
+  const scope = k['scope'];
+  if (!isScope(scope)) throw new SeedError(`${path}.scope must be BrandRead, BrandWrite or Admin`);
+  const token = text(k['token'], `${path}.token`, 512);
+  if (token.length < 16) throw new SeedError(`${path}.token must be at least 16 characters`);
+  const brands = array(k['brands'], `${path}.brands`).map((b, j) => identifier(b, `${path}.brands[${j}]`));
+  refuseRepeats(brands, (b) => b, (b) => `${path}.brands lists "${b}" twice`);
+  return { token, name: identifier(k['name'], `${path}.name`), scope, brands };
+}
+
+/** Reads and checks a seed document, all of it before anything is stored; every problem names its JSON path. */
+export function parseSeed(raw: string): Seed {
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch (error) {
-    throw new SeedError(`${source} is not valid JSON: ${(error as Error).message}`);
+    throw new SeedError(`the seed is not valid JSON: ${(error as Error).message}`);
   }
-  const root = object(json, source);
-  const brands = array(root['brands'], 'brands').map((value, i): SeedBrand => {
-    const b = object(value, `brands[${i}]`);
-    return {
-      id: text(b['id'], `brands[${i}].id`),
-      name: text(b['name'] ?? b['id'], `brands[${i}].name`),
-      channels: array(b['channels'], `brands[${i}].channels`).map((c, j) => channel(c, `brands[${i}].channels[${j}]`)),
-    };
-  });
-  const keys = array(root['keys'], 'keys').map((value, i): SeedKey => {
-    const k = object(value, `keys[${i}]`);
-    const scope = k['scope'];
-    if (!isScope(scope)) throw new SeedError(`keys[${i}].scope must be BrandRead, BrandWrite or Admin`);
-    const token = text(k['token'], `keys[${i}].token`, 512);
-    if (token.length < 16) throw new SeedError(`keys[${i}].token must be at least 16 characters`);
-    return {
-      token,
-      name: text(k['name'], `keys[${i}].name`),
-      scope,
-      brands: array(k['brands'], `keys[${i}].brands`).map((b, j) => text(b, `keys[${i}].brands[${j}]`)),
-    };
-  });
-  const channelKeys = brands.flatMap((b) => b.channels.map((c) => c.key));
-  const duplicate = channelKeys.find((key, i) => channelKeys.indexOf(key) !== i);
-  if (duplicate) throw new SeedError(`channel key ${duplicate} appears twice`);
-  return { brands, keys };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new SeedError('the seed must be a JSON object');
+  const root = object(json, '', 'the seed', ['brands', 'keys']);
+  const brands = array(root['brands'], 'brands').map((value, i) => ({ path: `brands[${i}]`, brand: brand(value, `brands[${i}]`) }));
+  refuseRepeats(brands, (b) => b.brand.id, (b, first) => `${b.path}.id "${b.brand.id}" is the id of ${first.path} too`);
+  const channels = brands.flatMap((b) => b.brand.channels.map((c, j) => ({ path: `${b.path}.channels[${j}]`, key: c.key })));
+  refuseRepeats(channels, (c) => c.key, (c, first) => `${c.path}.key "${c.key}" is the key of ${first.path} too`);
+  const keys = array(root['keys'], 'keys').map((value, i) => ({ path: `keys[${i}]`, key: key(value, `keys[${i}]`) }));
+  refuseRepeats(keys, (k) => k.key.token, (k, first) => `${k.path}.token is the token of ${first.path} too: each key needs a token of its own`);
+  return { brands: brands.map((b) => b.brand), keys: keys.map((k) => k.key) };
 }

@@ -41,7 +41,10 @@ export function jsonBodyParser(limit: string): RequestHandler {
     }
     if (carriesBody(req) && !req.is(['json', '+json', 'multipart/form-data'])) {
       const given = req.headers['content-type'] ?? 'no Content-Type';
-      const reply = errorReply('UNSUPPORTED_MEDIA_TYPE', `the request body must be JSON (Content-Type: application/json), or multipart/form-data for uploads; got ${given}`);
+      const wanted = FORM_ROUTES.has(req.path)
+        ? 'form-encoded (Content-Type: application/x-www-form-urlencoded) or JSON (Content-Type: application/json)'
+        : 'JSON (Content-Type: application/json), or multipart/form-data for uploads';
+      const reply = errorReply('UNSUPPORTED_MEDIA_TYPE', `the request body must be ${wanted}; got ${given}`);
       res.status(reply.status).json(reply.body);
       return;
     }
