@@ -1,7 +1,8 @@
-import { type BrandwireClient, type MessageItem, isApiError } from '@brandwire/client';
-import { firstCharacters, withoutEscapeSequences } from '@brandwire/domain';
+import { type BrandwireClient, isApiError } from '@brandwire/client';
+import { withoutEscapeSequences } from '@brandwire/domain';
 import { messageOf } from '../gateway-log';
 import type { CommandRequest } from './command-request';
+import { readCustomerRoom, roomLine, when } from './customer-room';
 import { MEMOS_KEPT, MEMO_LONGEST, type Memos } from './memos';
 
 /** How long the key's channel list is used before it is asked for again. */
@@ -63,11 +64,7 @@ export class TeamCommands {
   }
 
   private async who({ channel, customer }: Customer): Promise<CommandOutcome> {
-    const room = (await this.client().messages({ brand: channel, userKey: customer, max: 30 })).messages;
-    const lastMessage = room.find((item) => item.kind === 'message');
-    const lines = [
-      `${customer} (${channel}): ${stateOf(room)}${lastMessage ? `; last wrote ${when(lastMessage.timestampUnixMs)}: ${JSON.stringify(firstCharacters(lastMessage.text, 200))}` : ''}`,
-    ];
+    const lines = [roomLine(channel, customer, await readCustomerRoom(this.client(), channel, customer))];
     const memos = this.memos.of(channel, customer);
     if (memos.length > 0) lines.push('Memos:', ...memos.map((memo) => `- ${when(Date.parse(memo.at))} ${memo.by}: ${memo.text}`));
     return { outcome: 'done', text: lines.join('\n'), private: true };
@@ -90,16 +87,17 @@ export class TeamCommands {
   }
 
   /**
-   * The customer: the thread's (which must name a channel of the key), else the one given apart from the text, else
-   * the first word (`<channel>:<customer>`, or a customer of one channel of the key); a customer with no messages is
-   * none.
+   * The customer: the thread's (which must name a channel of the key; see threadCustomer), else the one given apart
+   * from the text, else the first word (`<channel>:<customer>`, or a customer of one channel of the key); a customer
+   * with no messages is none.
    */
   private async customerOf(request: CommandRequest): Promise<Customer | CommandOutcome> {
     const channels = await this.channelKeys();
     if (request.thread !== undefined) {
       const split = splitCustomer(request.thread, channels);
       if (split.channel === undefined) return mistake(`the thread ${JSON.stringify(request.thread)} names no customer of the channels of the gateway's key (${channels.join(', ')})`);
-      return (await this.exists(split.channel, split.customer)) ? { channel: split.channel, customer: split.customer, rest: request.args } : noCustomer(split.customer, [split.channel]);
+      if (!(await this.exists(split.channel, split.customer))) return noCustomer(split.customer, [split.channel]);
+      return this.threadCustomer(request, { channel: split.channel, customer: split.customer }, channels);
     }
     // a customer given apart (Discord's option) is taken whole: its text is never split into a customer and the rest
     const word = request.customer ?? request.args.split(/\s+/, 1)[0] ?? '';
@@ -112,6 +110,26 @@ export class TeamCommands {
     if (having.length === 1) return { channel: having[0] as string, customer: split.customer, rest };
     if (having.length === 0) return noCustomer(split.customer, candidates);
     return mistake(`${split.customer} is a customer of ${having.join(' and ')}: say which, e.g. ${request.command} ${having[0] ?? ''}:${split.customer}`);
+  }
+
+  /**
+   * A command typed in the thread of `own` is for `own` only. Its first word naming `own` is dropped, as the customer
+   * named outside a thread is. A first word naming another customer is refused, never taken as the start of a
+   * greeting or a memo: `<channel>:<customer>`, or exactly a customer of the key's channels (for `/cs-who`, which
+   * takes nothing but a customer, any other word). Any other first word starts the greeting or the memo.
+   */
+  private async threadCustomer(request: CommandRequest, own: { channel: string; customer: string }, channels: readonly string[]): Promise<Customer | CommandOutcome> {
+    const [word = ''] = request.args.split(/\s+/, 1);
+    const named = splitCustomer(word, channels);
+    if (named.customer === own.customer && (named.channel ?? own.channel) === own.channel) return { ...own, rest: request.args.slice(word.length).trim() };
+    const another = word !== '' && (named.channel !== undefined || request.command === '/cs-who' || (await this.existsOnAny(named.customer, channels)));
+    if (!another) return { ...own, rest: request.args };
+    return mistake(`this thread is ${own.customer}'s (${own.channel}): a command typed here is for ${own.customer}; for ${word}, type it outside the thread: ${request.command} ${word}${USAGE_TAIL[request.command]}`);
+  }
+
+  private async existsOnAny(customer: string, channels: readonly string[]): Promise<boolean> {
+    for (const channel of channels) if (await this.exists(channel, customer)) return true;
+    return false;
   }
 
   private async exists(channel: string, customer: string): Promise<boolean> {
@@ -137,17 +155,6 @@ function splitCustomer(text: string, channels: readonly string[]): { channel?: s
   const colon = text.indexOf(':');
   if (colon > 0 && channels.includes(text.slice(0, colon)) && colon < text.length - 1) return { channel: text.slice(0, colon), customer: text.slice(colon + 1) };
   return { customer: text };
-}
-
-function stateOf(newestFirst: readonly MessageItem[]): string {
-  const last = newestFirst.find((item) => item.kind === 'ended' || item.kind === 'expired' || item.kind === 'reference' || item.kind === 'message');
-  if (last?.kind === 'ended' || last?.kind === 'expired') return `no consultation in progress (it ${last.kind} ${when(last.timestampUnixMs)})`;
-  const count = newestFirst.findIndex((item) => item.kind === 'reference');
-  return `consultation in progress${count > 0 ? ` (${count} message${count === 1 ? '' : 's'} since it started)` : ''}`;
-}
-
-function when(unixMs: number): string {
-  return `${new Date(unixMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
 function describe(error: unknown): string {

@@ -104,3 +104,37 @@ describe('the relay to a team chat with AI suggestions, against the built servic
     }
   });
 });
+
+describe('the relay when the service it followed starts again with fresh data', () => {
+  it('says where it stood, the place it kept, and starts at the channel\'s end', async () => {
+    const first = await LiveService.start();
+    const port = new URL(first.url).port;
+    const chat = await startTeamChat();
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-relay-'));
+    let second: LiveService | undefined;
+    const log: string[] = [];
+    const report = (line: string): number => log.push(line);
+    const cursors = new RelayCursors(join(dir, 'relay-cursors.json'));
+    const relay = startRelay(
+      { endpoint: first.url, token: TEST_TOKENS.reader, targets: [{ name: 'team chat', type: 'webhook', url: chat.url, token: undefined }] },
+      new ServiceKey({ endpoint: first.url, token: TEST_TOKENS.reader, configFile: undefined, needs: { scope: 'BrandRead', why: "read the channels' signals" } }, report),
+      cursors,
+      report,
+    );
+    try {
+      await until('the relay to follow acme-kakao', () => (log.some((line) => line.startsWith('following the signals of acme-kakao for the team chat after')) ? true : undefined));
+      await first.customerWrites('gina', 'sink is down');
+      const kept = await until('the message to be relayed', () => (chat.received.some((body) => body.kind === 'message') ? cursors.of(`${first.url} acme-kakao team chat`) : undefined));
+      await first.stop();
+      second = await LiveService.start({ PORT: port });
+      const line = await until('the relay to meet the fresh service', () => log.find((l) => l.startsWith('the team chat relay of acme-kakao stood at')));
+      expect(line).toBe(`the team chat relay of acme-kakao stood at ${kept}, past the service's last signal (another service, or one whose data started again): it starts at the channel's end`);
+      await second.customerWrites('hana', 'hello again');
+      await until("the fresh service's message to be relayed", () => (chat.received.some((body) => body.userKey === 'hana' && body.kind === 'message') ? true : undefined));
+    } finally {
+      await relay.stop();
+      await Promise.all([first.stop(), second?.stop(), chat.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

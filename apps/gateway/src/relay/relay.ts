@@ -94,10 +94,9 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
       progress?.at(id);
     };
     while (!signal.aborted) {
-      let after: string | undefined;
       const { token, client } = key.inUse();
       try {
-        after = await cursorOf(client, cursor, brand, name);
+        const after = await cursorOf(client, cursor, brand, name);
         progress?.at(after);
         await followSignals({
           endpoint: settings.endpoint,
@@ -119,7 +118,8 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
           continue;
         }
         if (isApiError(error) && error.status === 400 && /past the channel's last seq/.test(error.message)) {
-          report(`the ${name} relay of ${brand} stood at ${after ?? '?'}, past the service's last signal (another service, or one whose data started again): it starts at the channel's end`);
+          // the place kept, which the stream had moved on from where this round began
+          report(`the ${name} relay of ${brand} stood at ${cursors.of(cursor) ?? '?'}, past the service's last signal (another service, or one whose data started again): it starts at the channel's end`);
           cursors.forget(cursor);
           continue;
         }
