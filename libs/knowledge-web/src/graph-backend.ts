@@ -3,7 +3,7 @@ import { KnowledgeApiError } from './api-error';
 import type { KnowledgeBackend } from './backend';
 
 /** A KnowledgeApiError keeping the library's code; Kuzu's own errors become `fallback` with Kuzu's message. */
-function toApiError(error: unknown, fallback: 'BAD_QUERY' | 'INTERNAL'): KnowledgeApiError {
+export function toApiError(error: unknown, fallback: 'BAD_QUERY' | 'INTERNAL'): KnowledgeApiError {
   if (error instanceof KnowledgeApiError) return error;
   if (error instanceof KnowledgeGraphError) return new KnowledgeApiError(error.code, error.message);
   return new KnowledgeApiError(fallback, error instanceof Error ? error.message : String(error));

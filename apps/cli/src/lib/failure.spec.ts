@@ -61,6 +61,19 @@ describe('failureOf', () => {
     expect(failureOf(missing({ multiple: true, multipleNonGreedy: true })).message).toBe('Missing 1 required arg: <name> (the name)');
   });
 
+  it('says the key in BRANDWIRE_TOKEN was refused, not the stored one, when the key in use came from there', () => {
+    const refused = new ApiError(401, 'UNAUTHORIZED', 'unknown key');
+    expect(failureOf(refused, { BRANDWIRE_TOKEN: 'bw_unknown' })).toMatchObject({
+      code: 'UNAUTHORIZED',
+      exit: 4,
+      hint: 'the key in BRANDWIRE_TOKEN was refused: set it to a key of this service, or unset it to use the stored key',
+    });
+    // an empty BRANDWIRE_TOKEN leaves the stored key in use
+    for (const env of [{}, { BRANDWIRE_TOKEN: '' }]) {
+      expect(failureOf(refused, env).hint).toBe('the stored key was refused: run `brandwire setup <key>` or `brandwire login` again');
+    }
+  });
+
   it('points an answer that is not the service\'s to the endpoint in use', () => {
     expect(failureOf(new ApiError(200, 'BAD_RESPONSE', 'the endpoint http://x did not answer as a Brandwire service: …'))).toMatchObject({ code: 'BAD_RESPONSE', exit: 1, hint: expect.stringContaining('--endpoint') });
   });

@@ -69,10 +69,18 @@ function parseMessage(error: OclifError): string {
     .join('; ');
 }
 
-function hintFor(code: string): string | undefined {
+/** The key in use comes from BRANDWIRE_TOKEN when it is set and not empty, as the session takes it; else it is the stored one. */
+function keyFromEnvironment(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env['BRANDWIRE_TOKEN']);
+}
+
+function hintFor(code: string, env: NodeJS.ProcessEnv): string | undefined {
   switch (code) {
     case 'UNAUTHORIZED':
-      return 'the stored key was refused: run `brandwire setup <key>` or `brandwire login` again';
+      // setup and login store a key, which BRANDWIRE_TOKEN would still override
+      return keyFromEnvironment(env)
+        ? 'the key in BRANDWIRE_TOKEN was refused: set it to a key of this service, or unset it to use the stored key'
+        : 'the stored key was refused: run `brandwire setup <key>` or `brandwire login` again';
     case 'FORBIDDEN':
       return 'this key lacks the scope or the channel (one that does not exist is answered alike): `brandwire whoami` shows what it may do';
     case 'NETWORK':
@@ -80,20 +88,20 @@ function hintFor(code: string): string | undefined {
       return 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use';
     default:
       // an answer without the error envelope (HTTP_404, HTTP_502, ...): maybe not the service at all
-      return /^HTTP_\d+$/.test(code) ? hintFor('BAD_RESPONSE') : undefined;
+      return /^HTTP_\d+$/.test(code) ? hintFor('BAD_RESPONSE', env) : undefined;
   }
 }
 
-/** What any failure of a command is reported as: its code, message, exit code and details. */
-export function failureOf(error: unknown): Failure {
+/** What any failure of a command is reported as: its code, message, exit code and details; `env` tells where the key in use came from. */
+export function failureOf(error: unknown, env: NodeJS.ProcessEnv = process.env): Failure {
   if (error instanceof CliError) return { code: error.code, message: error.message, exit: error.exit, details: error.details, hint: error.hint };
   if (isApiError(error)) {
     const exit = error.errorCode ? exitCodeOf(error.errorCode) : EXIT.error;
-    return { code: error.code, message: error.message, exit, details: { status: error.status }, hint: hintFor(error.code) };
+    return { code: error.code, message: error.message, exit, details: { status: error.status }, hint: hintFor(error.code, env) };
   }
   const change = unansweredChange(error);
   if (change) return { code: 'TIMEOUT', message: `${noAnswerWithin(change)}: ${change.method} ${change.path} may have been carried out`, exit: EXIT.error, details: {}, hint: 'check whether it took effect before doing it again' };
-  if (isNetworkError(error)) return { code: 'NETWORK', message: error.message, exit: EXIT.error, details: {}, hint: hintFor('NETWORK') };
+  if (isNetworkError(error)) return { code: 'NETWORK', message: error.message, exit: EXIT.error, details: {}, hint: hintFor('NETWORK', env) };
   // Ctrl-C at a prompt (@inquirer/prompts says "User force closed the prompt with SIGINT")
   if (error instanceof Error && error.name === 'ExitPromptError') return { code: 'CANCELLED', message: 'cancelled at the prompt: nothing was stored', exit: EXIT.error, details: {}, hint: undefined };
   if (isOclifError(error)) {

@@ -24,7 +24,7 @@ export interface KnowledgeReader {
 }
 
 /** `brandwire knowledge <command>`: the holder name other processes see while this one has the graph open. */
-function holderOf(command: string): string {
+export function holderOf(command: string): string {
   return `brandwire knowledge ${command}`;
 }
 
