@@ -200,7 +200,7 @@ describe('the service started with a setting that would break it only later', ()
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it.each([
-    [{ UPSTREAM_PARTNER_KEY: 'ключ' }, 'UPSTREAM_PARTNER_KEY must be visible ASCII characters (! to ~, no spaces), as the X-Partner-Key header carries it'],
+    [{ UPSTREAM_PARTNER_KEY: 'ключ' }, 'UPSTREAM_PARTNER_KEY must be visible ASCII characters (! to ~, spaces only between them), as the X-Partner-Key header carries it'],
     [{ BRANDWIRE_PUBLIC_URL: 'http://127.0.0.1:18474/?x=1' }, 'BRANDWIRE_PUBLIC_URL must be a base URL, without a query (?) or fragment (#), got "http://127.0.0.1:18474/?x=1"'],
     [{ UPSTREAM_URL: 'http://127.0.0.1:18474/#top' }, 'UPSTREAM_URL must be a base URL, without a query (?) or fragment (#), got "http://127.0.0.1:18474/#top"'],
     [{ JSON_BODY_LIMIT: '0.5' }, 'JSON_BODY_LIMIT must be a whole number of bytes, got "0.5"'],
@@ -213,23 +213,26 @@ describe('the data folder of the service', () => {
   const root = mkdtempSync(join(tmpdir(), 'brandwire-data-modes-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('stops the start with one line naming BRANDWIRE_DATA_DIR when other users may write to the folder', async () => {
+  it('stops the start with one line naming BRANDWIRE_DATA_DIR when every user may write to the folder', async () => {
     const dataDir = join(root, 'shared');
     mkdirSync(dataDir);
     chmodSync(dataDir, 0o777);
     await expect(startBuiltService({ BRANDWIRE_DATA_DIR: dataDir })).rejects.toThrow(
       new Error(
-        `service exited with 1:\nbrandwire: BRANDWIRE_DATA_DIR=${dataDir} is a folder other users may write to (mode 0777), who could replace the database files: give the service a folder only its user may write to (chmod 700 ${dataDir})\n`,
+        `service exited with 1:\nbrandwire: BRANDWIRE_DATA_DIR=${dataDir} is a folder every user may write to (mode 0777), who could replace the database files: give the service a folder only its user (or its group) may write to (chmod 700 ${dataDir})\n`,
       ),
     );
   }, 30_000);
 
-  it('makes a missing folder the owner\'s alone, and takes one others may read (the database files are 0600 in it)', async () => {
+  it('makes a missing folder the owner\'s alone, and takes one others may read or its group write (a setgid folder shared on purpose)', async () => {
     const made = join(root, 'made', 'data');
     const readable = join(root, 'readable');
+    const groupShared = join(root, 'group-shared');
     mkdirSync(readable);
     chmodSync(readable, 0o755);
-    for (const dataDir of [made, readable]) {
+    mkdirSync(groupShared);
+    chmodSync(groupShared, 0o2775);
+    for (const dataDir of [made, readable, groupShared]) {
       const started = await startBuiltService({ BRANDWIRE_DATA_DIR: dataDir });
       try {
         expect((await fetch(`${started.url}/healthz`)).status).toBe(200);
@@ -237,7 +240,7 @@ describe('the data folder of the service', () => {
         expect(await stopBuiltService(started.child)).toBe(0);
       }
     }
-    expect([statSync(made).mode & 0o777, statSync(readable).mode & 0o777]).toEqual([0o700, 0o755]);
+    expect([statSync(made).mode & 0o777, statSync(readable).mode & 0o777, statSync(groupShared).mode & 0o7777]).toEqual([0o700, 0o755, 0o2775]);
   }, 60_000);
 
   it('stops the start with one line naming BRANDWIRE_DATA_DIR and the error when the folder cannot be made', async () => {

@@ -98,7 +98,9 @@ function partnerKey(env: Env, upstreamUrl: string | undefined): string {
   const raw = env['UPSTREAM_PARTNER_KEY'];
   // The in-process sandbox gets a fresh partner key each start; a separate messenger needs the configured one.
   if (raw === undefined || raw === '') return upstreamUrl ? 'sandbox-partner-key' : randomBytes(24).toString('base64url');
-  if (!/^[\x21-\x7e]+$/.test(raw)) throw new ConfigError('UPSTREAM_PARTNER_KEY must be visible ASCII characters (! to ~, no spaces), as the X-Partner-Key header carries it');
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/.test(raw)) {
+    throw new ConfigError('UPSTREAM_PARTNER_KEY must be visible ASCII characters (! to ~, spaces only between them), as the X-Partner-Key header carries it');
+  }
   return raw;
 }
 

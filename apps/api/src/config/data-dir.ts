@@ -55,14 +55,15 @@ export function checkDataDir(dataDir: string): void {
 }
 
 /**
- * Whoever may write to the folder may rename or replace the database files in it, whatever their own modes: such
- * a folder is refused rather than changed, since it may be one other users rely on (such as /tmp). A folder others
- * may only read is taken: the database files in it are 0600.
+ * Whoever may write to the folder may rename or replace the database files in it, whatever their own modes: a
+ * folder every user may write to is refused rather than changed, since it may be one others rely on (such as /tmp).
+ * A folder its group may write to is taken (a group shared on purpose: a setgid folder, a volume's fsGroup), and so
+ * is one others may only read: the database files in it are 0600.
  */
 function refuseSharedFolder(dataDir: string, variable: string): void {
   const mode = statSync(dataDir).mode & 0o7777;
-  if ((mode & 0o022) === 0) return;
+  if ((mode & 0o002) === 0) return;
   throw new ConfigError(
-    `${variable} is a folder other users may write to (mode ${mode.toString(8).padStart(4, '0')}), who could replace the database files: give the service a folder only its user may write to (chmod 700 ${dataDir})`,
+    `${variable} is a folder every user may write to (mode ${mode.toString(8).padStart(4, '0')}), who could replace the database files: give the service a folder only its user (or its group) may write to (chmod 700 ${dataDir})`,
   );
 }

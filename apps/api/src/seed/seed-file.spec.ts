@@ -34,6 +34,11 @@ describe('parseSeed', () => {
     expect(parseSeed('{}')).toEqual({ brands: [], keys: [] });
   });
 
+  it('passes over annotations: fields starting with $ or _ ($schema, _comment) at any level', () => {
+    const annotated = { $schema: './seed.schema.json', _comment: 'staging', brands: [{ id: 'a', _note: 'x', channels: [{ ...channel('a-kakao'), $id: 'c' }] }] };
+    expect(parseSeed(JSON.stringify(annotated)).brands.map((b) => [b.id, b.channels.map((c) => c.key)])).toEqual([['a', ['a-kakao']]]);
+  });
+
   it.each([
     [{ kyes: [] }, 'kyes is not a field of the seed (its fields: brands, keys)'],
     [{ brands: [{ id: 'a', chanels: [channel('a-kakao')] }] }, 'brands[0].chanels is not a field of a brand (its fields: id, name, channels)'],

@@ -30,10 +30,16 @@ export class SeedError extends Error {}
 
 type Json = Record<string, unknown>;
 
-/** An object of the seed, refused when it holds a field it does not know (a misspelt one would be ignored silently). */
+/** A field of no meaning to the seed that JSON tooling writes: `$schema`, `_comment` and the like. */
+const ANNOTATION = /^[$_]/;
+
+/**
+ * An object of the seed, refused when it holds a field it does not know (a misspelt one would be ignored silently);
+ * annotations (fields starting with `$` or `_`) are passed over.
+ */
 function object(value: unknown, path: string, kind: string, fields: readonly string[]): Json {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SeedError(`${path} must be an object`);
-  const unknown = Object.keys(value).find((field) => !fields.includes(field));
+  const unknown = Object.keys(value).find((field) => !fields.includes(field) && !ANNOTATION.test(field));
   if (unknown !== undefined) {
     const where = path === '' ? unknown : `${path}.${unknown}`;
     throw new SeedError(`${where} is not a field of ${kind} (its fields: ${fields.join(', ')})`);
