@@ -1,13 +1,20 @@
 import type { GraphStatus, GraphView, QueryResultJson, SearchHit } from '@brandwire/knowledge';
 import { isKnowledgeApiCode, KnowledgeApiError } from './api-error';
 import type { KnowledgeBackend } from './backend';
-import { loopbackGet } from './loopback-get';
+import { loopbackGet, NoAnswerInTime } from './loopback-get';
 import { GATEWAY_SERVICE } from './service-names';
 
 /** Long enough for a heavy Cypher statement on a big graph; the gateway runs one call at a time. */
 const CALL_TIMEOUT_MS = 120_000;
 
 type Body = Record<string, unknown>;
+
+/** GATEWAY_UNAVAILABLE for a call the gateway took but did not answer in time: it is busy (one call at a time) or hung, not gone. */
+export class GatewayBusyError extends KnowledgeApiError {
+  constructor(port: number, timeoutMs: number) {
+    super('GATEWAY_UNAVAILABLE', `The gateway's query API on 127.0.0.1:${port} took the call but did not answer within ${timeoutMs} ms: it runs one call at a time, and a heavy query may still hold it.`);
+  }
+}
 
 function isBody(value: unknown): value is Body {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -22,6 +29,7 @@ async function call(port: number, token: string, path: string, timeoutMs: number
   try {
     answer = await loopbackGet(port, path, timeoutMs, bearer(token));
   } catch (error) {
+    if (error instanceof NoAnswerInTime) throw new GatewayBusyError(port, timeoutMs);
     throw new KnowledgeApiError('GATEWAY_UNAVAILABLE', `The gateway's query API on 127.0.0.1:${port} did not answer: ${(error as Error).message}.`);
   }
   const { status, body } = answer;

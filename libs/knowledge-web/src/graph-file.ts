@@ -4,29 +4,39 @@ import { graphBackend, toApiError } from './graph-backend';
 
 /**
  * The graph file opened read-only in this process by the first call that needs it, and held until release(),
- * which closes it once no call is using it; a call after that opens it again.
+ * which closes it once no call is using it, or until `idleMs` pass without a call using it (so a writer, a
+ * build, is not kept out by a reader nobody asks); a call after that opens it again.
  */
 export class GraphFile {
   private opening: Promise<KnowledgeBackend> | undefined;
   private closing: Promise<void> = Promise.resolve();
   private users = 0;
   private released = false;
+  private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly open: () => Promise<KnowledgeGraph>,
+    private readonly idleMs: number,
     opened?: KnowledgeBackend,
   ) {
-    if (opened !== undefined) this.opening = Promise.resolve(opened);
+    if (opened !== undefined) {
+      this.opening = Promise.resolve(opened);
+      this.closeWhenIdle();
+    }
   }
 
   async use<T>(work: (backend: KnowledgeBackend) => Promise<T>): Promise<T> {
     this.users += 1;
     this.released = false;
+    this.stopIdleTimer();
     try {
       return await work(await this.backend());
     } finally {
       this.users -= 1;
-      if (this.released && this.users === 0) await this.closeNow();
+      if (this.users === 0) {
+        if (this.released) await this.closeNow();
+        else this.closeWhenIdle();
+      }
     }
   }
 
@@ -38,7 +48,7 @@ export class GraphFile {
 
   private backend(): Promise<KnowledgeBackend> {
     if (this.opening !== undefined) return this.opening;
-    // a failed close of the graph before is told to the call that closed it, not to this one
+    // a call arriving while the graph closes opens it again once closed; a failed close is told to the call that closed it, not to this one
     const opening: Promise<KnowledgeBackend> = this.closing
       .catch(() => undefined)
       .then(() => this.open())
@@ -51,7 +61,25 @@ export class GraphFile {
     return opening;
   }
 
+  private closeWhenIdle(): void {
+    this.stopIdleTimer();
+    if (this.opening === undefined) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      // nobody waits for this close: a failure to close shows to the next writer as the file still held
+      if (this.users === 0) void this.closeNow().catch(() => undefined);
+    }, this.idleMs);
+    // a process with nothing else to do (its server closed) exits without waiting for it
+    this.idleTimer.unref();
+  }
+
+  private stopIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+  }
+
   private async closeNow(): Promise<void> {
+    this.stopIdleTimer();
     const opening = this.opening;
     this.opening = undefined;
     this.released = false;

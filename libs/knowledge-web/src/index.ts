@@ -6,7 +6,7 @@
 export type { KnowledgeBackend } from './backend';
 export { graphBackend, missingGraphBackend } from './graph-backend';
 export { gatewayAnswers, gatewayBackend, probeGateway } from './gateway-backend';
-export { gatewayOrGraphBackend, type GatewayAddress, type GatewayOrGraphOptions } from './gateway-or-graph-backend';
+export { gatewayOrGraphBackend, type GatewayAddress, type GatewayOrGraphOptions, type GatewayOrGraphTiming } from './gateway-or-graph-backend';
 export { newAccessToken } from './access-token';
 export { startKnowledgeServer, type KnowledgeServer, type KnowledgeServerOptions } from './knowledge-server';
 export { KNOWLEDGE_API_CODES, KnowledgeApiError, statusOf, type KnowledgeApiCode } from './api-error';

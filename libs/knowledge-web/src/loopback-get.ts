@@ -9,6 +9,16 @@ export interface LoopbackAnswer {
 }
 
 /**
+ * The server took the request but sent no answer within the time: on 127.0.0.1 a port where nothing listens
+ * refuses the connection at once, so this is a server that is busy or hung, not one that is gone.
+ */
+export class NoAnswerInTime extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+  }
+}
+
+/**
  * GET http://127.0.0.1:<port><path> with the Host header the query API accepts, and `headers`. No keep-alive
  * agent: a CLI process must be able to exit right after its last call.
  */
@@ -29,7 +39,7 @@ export function loopbackGet(port: number, path: string, timeoutMs: number, heade
         resolve({ status: res.statusCode ?? 0, body, service: typeof service === 'string' ? service : undefined });
       });
     });
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    req.setTimeout(timeoutMs, () => req.destroy(new NoAnswerInTime(timeoutMs)));
     req.on('error', reject);
     req.end();
   });
