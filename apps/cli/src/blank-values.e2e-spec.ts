@@ -78,6 +78,17 @@ describe('blank values on the command line are usage errors before the service i
     expect({ code: result.code, out: result.json() }).toEqual({ code: 2, out: usage("Missing 1 required arg: <name> (the new key's name, as `keys list` shows it)") });
   });
 
+  it('refuses a blank key id of keys revoke, --url of webhook-domain set and --text of send (exit 2)', async () => {
+    for (const blank of ['', '  ']) {
+      const revoke = await run(['keys', 'revoke', blank, '--json']);
+      expect({ blank, code: revoke.code, out: revoke.json() }).toEqual({ blank, code: 2, out: usage('the key id is empty') });
+      const webhook = await run(['webhook-domain', 'set', '--url', blank, '--json']);
+      expect({ blank, code: webhook.code, out: webhook.json() }).toEqual({ blank, code: 2, out: usage('Parsing --url; the webhook URL is empty') });
+      const send = await run(['send', '--to', 'alice', '--text', blank, '--json']);
+      expect({ blank, code: send.code, out: send.json() }).toEqual({ blank, code: 2, out: usage('Parsing --text; the message text is empty') });
+    }
+  });
+
   it('refuses an empty --file of send as FILE (exit 2) before anything is sent', async () => {
     const empty = join(dir, 'empty.txt');
     writeFileSync(empty, '');

@@ -217,11 +217,60 @@ describe('send: no answer in time, and the Idempotency-Key that makes the repeat
     }
   });
 
-  it('refuses a BRANDWIRE_TIMEOUT_MS that is not a number of milliseconds (CONFIG, exit 1)', async () => {
-    const run = await s.run(['rooms', '--channel', 'acme-kakao', '--json'], { ...writer, env: { BRANDWIRE_TIMEOUT_MS: 'soon' } });
-    expect({ code: run.code, out: run.json() }).toEqual({
-      code: 1,
-      out: { ok: false, error: 'BRANDWIRE_TIMEOUT_MS must be a whole number of milliseconds from 1, got "soon"', code: 'CONFIG', hint: 'leave it unset to wait 30000 ms' },
+  it('says the same when the connection broke after the send went out, and NETWORK when it never reached the service', async () => {
+    // reads each request to its end, then drops the connection without an answer
+    const seen: string[] = [];
+    const hangUp: Server = createServer((request) => {
+      seen.push(`${request.method ?? ''} ${request.url ?? ''}`);
+      request.resume();
+      request.on('end', () => request.socket.destroy());
     });
+    await new Promise<void>((done) => hangUp.listen(0, '127.0.0.1', done));
+    const endpoint = `http://127.0.0.1:${(hangUp.address() as AddressInfo).port}`;
+    try {
+      const env = { BRANDWIRE_ENDPOINT: endpoint };
+      const send = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-broke', '--text', 'On its way', '--idempotency-key', 'broke-1', '--json'], { ...writer, env });
+      expect({ code: send.code, out: send.json() }).toEqual({
+        code: 1,
+        out: {
+          ok: false,
+          error: `the connection to the service at ${endpoint} broke before its answer (ECONNRESET): the send may have been delivered`,
+          code: 'TIMEOUT',
+          brandKey: 'acme-kakao',
+          userKey: 'u-broke',
+          idempotencyKey: 'broke-1',
+          hint: '`brandwire rooms --channel acme-kakao --to u-broke` shows whether it arrived; sending it again with its key is safe (a repeat gets the first answer, never a second bubble): brandwire send --channel acme-kakao --to u-broke --text \'On its way\' --idempotency-key broke-1 --json',
+        },
+      });
+      const block = await s.run(['block', '--channel', 'acme-kakao', '--to', 'u-broke', '--json'], { ...writer, env });
+      expect({ code: block.code, out: block.json() }).toEqual({
+        code: 1,
+        out: {
+          ok: false,
+          error: `the connection to the service at ${endpoint} broke before its answer (ECONNRESET): POST /api/agent/block may have been carried out`,
+          code: 'TIMEOUT',
+          hint: 'check whether it took effect before doing it again',
+        },
+      });
+      expect(seen).toEqual(['POST /api/agent/send', 'POST /api/agent/block']);
+    } finally {
+      await new Promise((done) => hangUp.close(done));
+    }
+    const refused = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-broke', '--text', 'On its way', '--json'], { ...writer, env: { BRANDWIRE_ENDPOINT: 'http://127.0.0.1:9' } });
+    expect({ code: refused.code, out: refused.json() }).toEqual({
+      code: 1,
+      out: { ok: false, error: 'could not reach the service at http://127.0.0.1:9: ECONNREFUSED', code: 'NETWORK', hint: 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use' },
+    });
+  });
+
+  it('refuses a BRANDWIRE_TIMEOUT_MS that is not a number of milliseconds, or longer than an upload can wait (CONFIG, exit 1)', async () => {
+    for (const value of ['soon', '536870912']) {
+      const run = await s.run(['rooms', '--channel', 'acme-kakao', '--json'], { ...writer, env: { BRANDWIRE_TIMEOUT_MS: value } });
+      expect({ value, code: run.code, out: run.json() }).toEqual({
+        value,
+        code: 1,
+        out: { ok: false, error: `BRANDWIRE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 536870911, got "${value}"`, code: 'CONFIG', hint: 'leave it unset to wait 30000 ms' },
+      });
+    }
   });
 });

@@ -35,8 +35,8 @@ describe('settings and uploads from the tool', () => {
     expect(missingUrl.code).toBe(2);
     expect(missingUrl.json()).toMatchObject({ ok: false, code: 'USAGE', error: expect.stringContaining('url') });
     const empty = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--url', '', '--json'], admin);
-    expect(empty.code).toBe(1);
-    expect(empty.json()).toMatchObject({ ok: false, code: 'BAD_REQUEST', error: expect.stringContaining('url must not be empty') });
+    expect(empty.code).toBe(2);
+    expect(empty.json()).toMatchObject({ ok: false, code: 'USAGE', error: 'Parsing --url; the webhook URL is empty' });
     const off = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--none'], admin);
     expect(off.code).toBe(0);
     expect(off.stdout).toBe('The signals of acme-kakao now go to nowhere.\n');

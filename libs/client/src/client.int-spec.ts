@@ -161,7 +161,7 @@ describe('BrandwireClient without a Brandwire service', () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
     const client = new BrandwireClient({ endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 200 });
-    await expect(client.me()).rejects.toMatchObject({ code: 'NETWORK', message: expect.stringContaining('no answer within 200 ms'), unanswered: { method: 'GET', path: '/api/agent/me', timeoutMs: 200 } });
+    await expect(client.me()).rejects.toMatchObject({ code: 'NETWORK', message: expect.stringContaining('no answer within 200 ms'), unanswered: { method: 'GET', path: '/api/agent/me', failure: 'timeout', timeoutMs: 200 } });
     // a send that got no answer may have been carried out: it says which request, and the longer wait of an upload
     await expect(client.send({ brandKey: 'b', userKey: 'u', text: 't' })).rejects.toMatchObject({ unanswered: { method: 'POST', path: '/api/agent/send', timeoutMs: 200 } });
     const dir = mkdtempSync(join(tmpdir(), 'client-silent-'));
@@ -171,6 +171,34 @@ describe('BrandwireClient without a Brandwire service', () => {
     rmSync(dir, { recursive: true, force: true });
     silent.closeAllConnections();
     await new Promise((done) => silent.close(done));
+  });
+
+  it('reports a connection that broke after the whole request went out as unanswered: the service may have carried it out', async () => {
+    // reads each request to its end, then drops the connection without an answer
+    const hangUp = createServer((request) => {
+      request.resume();
+      request.on('end', () => request.socket.destroy());
+    });
+    await new Promise<void>((done) => hangUp.listen(0, '127.0.0.1', done));
+    const endpoint = `http://127.0.0.1:${(hangUp.address() as AddressInfo).port}`;
+    const client = new BrandwireClient({ endpoint, timeoutMs: 5000 });
+    const broke = { code: 'NETWORK', message: `could not reach the service at ${endpoint}: the connection broke before the answer (ECONNRESET)` };
+    await expect(client.send({ brandKey: 'b', userKey: 'u', text: 't' })).rejects.toMatchObject({ ...broke, unanswered: { method: 'POST', path: '/api/agent/send', failure: 'connection-broke', errorCode: 'ECONNRESET' } });
+    const dir = mkdtempSync(join(tmpdir(), 'client-hang-up-'));
+    await expect(client.sendAttachments({ brandKey: 'b', userKey: 'u', files: [writePng(join(dir, 'a.png'), 200, 200)] })).rejects.toMatchObject({
+      ...broke,
+      unanswered: { method: 'POST', path: '/api/agent/send/attachments', failure: 'connection-broke' },
+    });
+    await expect(client.me()).rejects.toMatchObject({ ...broke, unanswered: { method: 'GET', path: '/api/agent/me', failure: 'connection-broke' } });
+    rmSync(dir, { recursive: true, force: true });
+    await new Promise((done) => hangUp.close(done));
+  });
+
+  it('reports a change that never went out (refused port) as not reached, without an unanswered request', async () => {
+    const closed = new BrandwireClient({ endpoint: 'http://127.0.0.1:9', token: 'x' });
+    const failure = closed.send({ brandKey: 'b', userKey: 'u', text: 't' });
+    await expect(failure).rejects.toMatchObject({ code: 'NETWORK', message: 'could not reach the service at http://127.0.0.1:9: ECONNREFUSED' });
+    await expect(failure).rejects.toHaveProperty('unanswered', undefined);
   });
 
   it('reports answers that are not JSON or not the envelope', async () => {

@@ -21,15 +21,16 @@ export class ApiError extends Error {
   }
 }
 
-/** A request that was sent but got no answer in time: the service may have carried it out. */
-export interface UnansweredRequest {
-  method: string;
-  path: string;
-  /** how long the client waited, in milliseconds */
-  timeoutMs: number;
-}
+/**
+ * A request that went out whole and got no answer: the service may have carried it out. `failure` says why none
+ * came: none in time (`timeoutMs`), or the connection broke first (`errorCode`, such as ECONNRESET).
+ */
+export type UnansweredRequest = { method: string; path: string } & (
+  | { failure: 'timeout'; /** how long the client waited, in milliseconds */ timeoutMs: number }
+  | { failure: 'connection-broke'; errorCode: string }
+);
 
-/** The service could not be reached or did not answer in time: no HTTP answer at all. */
+/** The service could not be reached, or did not answer: no HTTP answer at all. */
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
   readonly code = 'NETWORK';
@@ -37,7 +38,7 @@ export class NetworkError extends Error {
   constructor(
     readonly endpoint: string,
     readonly reason: string,
-    /** set when the request went out and no answer came in time (else the service was not reached) */
+    /** set when the whole request went out and no answer came (else the service did not get it) */
     readonly unanswered?: UnansweredRequest,
   ) {
     super(`could not reach the service at ${endpoint}: ${reason}`);

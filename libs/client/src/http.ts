@@ -2,7 +2,7 @@ import { openAsBlob } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { IMAGE_SIGNATURE_BYTES, imageMediaType } from '@brandwire/domain';
-import axios, { type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
+import axios, { type AxiosError, type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
 import type { AnswerCheck } from './answer-shapes';
 import { ApiError, NetworkError } from './errors';
 
@@ -109,16 +109,24 @@ export class Http {
     try {
       return await this.axios.request(config);
     } catch (error) {
-      if (isAxiosError(error) && !error.response) {
-        if (error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT') {
-          const timeoutMs = config.timeout ?? this.timeoutMs;
-          const unanswered = { method: (config.method ?? 'GET').toUpperCase(), path: config.url ?? '', timeoutMs };
-          throw new NetworkError(this.options.endpoint, `no answer within ${timeoutMs} ms`, unanswered);
-        }
-        throw new NetworkError(this.options.endpoint, error.code ?? error.message);
-      }
+      if (isAxiosError(error) && !error.response) throw this.noAnswer(error, config);
       throw error;
     }
+  }
+
+  /**
+   * A request without an HTTP answer. Once it went out whole (flushed to the connection) the service may have
+   * carried it out, whether the wait ran out or the connection broke (reset, hang-up): an unanswered request. One
+   * that did not (refused, unknown host, no connection in time) never reached the service.
+   */
+  private noAnswer(error: AxiosError, config: Parameters<AxiosInstance['request']>[0]): NetworkError {
+    const timedOut = error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT';
+    const timeoutMs = config.timeout ?? this.timeoutMs;
+    const reason = timedOut ? `no answer within ${timeoutMs} ms` : (error.code ?? error.message);
+    if (!sentWhole(error)) return new NetworkError(this.options.endpoint, reason);
+    const request = { method: (config.method ?? 'GET').toUpperCase(), path: config.url ?? '' };
+    if (timedOut) return new NetworkError(this.options.endpoint, reason, { ...request, failure: 'timeout', timeoutMs });
+    return new NetworkError(this.options.endpoint, `the connection broke before the answer (${reason})`, { ...request, failure: 'connection-broke', errorCode: reason });
   }
 
   private expectOk<T>(response: AxiosResponse, check: AnswerCheck): T {
@@ -138,6 +146,12 @@ export class Http {
       `the endpoint ${this.options.endpoint} answered ${request} with HTTP ${response.status} without the error envelope: it may not be a Brandwire service (or a proxy in front of it failed)`,
     );
   }
+}
+
+/** Whether the whole request, body and all, was flushed to the connection (axios gives Node's ClientRequest). */
+function sentWhole(error: AxiosError): boolean {
+  const request: unknown = error.request;
+  return typeof request === 'object' && request !== null && (request as { writableFinished?: unknown }).writableFinished === true;
 }
 
 /** The first bytes of a file, enough to tell an image's format. */

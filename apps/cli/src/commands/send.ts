@@ -4,7 +4,7 @@ import { BrandwireCommand } from '../base-command';
 import { channelOf } from '../lib/channel';
 import { connect } from '../lib/connect';
 import { EXIT } from '../lib/exit-codes';
-import { channelFlag, idempotencyKeyFlag, toFlag } from '../lib/flags';
+import { channelFlag, idempotencyKeyFlag, nonBlank, toFlag } from '../lib/flags';
 import { type PartlyDone, type SendResult, partlyDone, sendMessage } from '../lib/send-message';
 import { sendTimedOut } from '../lib/send-timeout';
 
@@ -21,7 +21,7 @@ export default class Send extends BrandwireCommand {
   static override flags = {
     channel: channelFlag(),
     to: toFlag(),
-    text: string({ description: 'the message text (with --file: the text of the first bubble)', helpValue: '<text>' }),
+    text: string({ description: 'the message text (with --file: the text of the first bubble)', helpValue: '<text>', parse: nonBlank('the message text') }),
     'rich-json': string({ description: 'file with the rich envelope (JSON; "-" reads stdin)', helpValue: '<file>' }),
     file: string({ description: 'a file to deliver; repeat for several', multiple: true, helpValue: '<path>' }),
     'image-style': string({ description: 'how --file images are shown: rich (card with caption, default) or plain (photo)', options: ['rich', 'plain'] }),

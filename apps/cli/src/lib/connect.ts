@@ -54,13 +54,27 @@ export function sessionEndpoint(session: Pick<Session, 'endpoint' | 'endpointSou
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * A Node timer holds at most 2^31-1 ms (a longer one fires at once) and uploads wait four times as long, so this is
+ * the longest wait that every request can keep.
+ */
+const LONGEST_TIMEOUT_MS = Math.floor((2 ** 31 - 1) / 4);
 
-/** BRANDWIRE_TIMEOUT_MS: how long to wait for each answer of the service (uploads four times as long); a value that is no number is CONFIG. */
+/**
+ * BRANDWIRE_TIMEOUT_MS: how long to wait for each answer of the service (uploads four times as long); a value that
+ * is no whole number from 1 to LONGEST_TIMEOUT_MS is CONFIG.
+ */
 export function requestTimeoutMs(env: Record<string, string | undefined> = process.env): number {
   const value = env['BRANDWIRE_TIMEOUT_MS'];
   if (value === undefined || value === '') return DEFAULT_TIMEOUT_MS;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new CliError('CONFIG', `BRANDWIRE_TIMEOUT_MS must be a whole number of milliseconds from 1, got "${value}"`, EXIT.error, {}, `leave it unset to wait ${DEFAULT_TIMEOUT_MS} ms`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > LONGEST_TIMEOUT_MS) {
+    throw new CliError(
+      'CONFIG',
+      `BRANDWIRE_TIMEOUT_MS must be a whole number of milliseconds from 1 to ${LONGEST_TIMEOUT_MS}, got "${value}"`,
+      EXIT.error,
+      {},
+      `leave it unset to wait ${DEFAULT_TIMEOUT_MS} ms`,
+    );
   }
   return Number(value);
 }

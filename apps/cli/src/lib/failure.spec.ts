@@ -13,13 +13,23 @@ describe('failureOf', () => {
     ['no answer', new NetworkError('http://x', 'ECONNREFUSED'), { code: 'NETWORK', exit: 1, message: 'could not reach the service at http://x: ECONNREFUSED' }],
     [
       'a read without an answer in time',
-      new NetworkError('http://x', 'no answer within 30000 ms', { method: 'GET', path: '/api/agent/rooms', timeoutMs: 30_000 }),
+      new NetworkError('http://x', 'no answer within 30000 ms', { method: 'GET', path: '/api/agent/rooms', failure: 'timeout', timeoutMs: 30_000 }),
       { code: 'NETWORK', exit: 1, message: 'could not reach the service at http://x: no answer within 30000 ms' },
     ],
     [
       'a change without an answer in time',
-      new NetworkError('http://x', 'no answer within 30000 ms', { method: 'POST', path: '/api/agent/block', timeoutMs: 30_000 }),
+      new NetworkError('http://x', 'no answer within 30000 ms', { method: 'POST', path: '/api/agent/block', failure: 'timeout', timeoutMs: 30_000 }),
       { code: 'TIMEOUT', exit: 1, message: 'no answer from the service at http://x within 30 s: POST /api/agent/block may have been carried out' },
+    ],
+    [
+      'a change whose connection broke before the answer',
+      new NetworkError('http://x', 'the connection broke before the answer (EPIPE)', { method: 'PUT', path: '/api/agent/settings/profile', failure: 'connection-broke', errorCode: 'EPIPE' }),
+      { code: 'TIMEOUT', exit: 1, message: 'the connection to the service at http://x broke before its answer (EPIPE): PUT /api/agent/settings/profile may have been carried out' },
+    ],
+    [
+      'a read whose connection broke before the answer',
+      new NetworkError('http://x', 'the connection broke before the answer (ECONNRESET)', { method: 'GET', path: '/api/agent/rooms', failure: 'connection-broke', errorCode: 'ECONNRESET' }),
+      { code: 'NETWORK', exit: 1, message: 'could not reach the service at http://x: the connection broke before the answer (ECONNRESET)' },
     ],
     ['a bug', new TypeError('x is undefined'), { code: 'INTERNAL', exit: 1, message: 'x is undefined' }],
     ['Ctrl-C at a prompt', Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' }), { code: 'CANCELLED', exit: 1, message: 'cancelled at the prompt: nothing was stored' }],

@@ -2,7 +2,7 @@ import type { ErrorCode } from '@brandwire/domain';
 import { LIST_CHANNELS_HINT, MISSING_CHANNEL } from './channel';
 import { CliError } from './cli-error';
 import { EXIT, type ExitCode, exitCodeOf } from './exit-codes';
-import { noAnswerWithin, unansweredChange } from './unanswered';
+import { noAnswer, unansweredChange } from './unanswered';
 
 export interface Failure {
   code: string;
@@ -100,7 +100,7 @@ export function failureOf(error: unknown, env: NodeJS.ProcessEnv = process.env):
     return { code: error.code, message: error.message, exit, details: { status: error.status }, hint: hintFor(error.code, env) };
   }
   const change = unansweredChange(error);
-  if (change) return { code: 'TIMEOUT', message: `${noAnswerWithin(change)}: ${change.method} ${change.path} may have been carried out`, exit: EXIT.error, details: {}, hint: 'check whether it took effect before doing it again' };
+  if (change) return { code: 'TIMEOUT', message: `${noAnswer(change)}: ${change.method} ${change.path} may have been carried out`, exit: EXIT.error, details: {}, hint: 'check whether it took effect before doing it again' };
   if (isNetworkError(error)) return { code: 'NETWORK', message: error.message, exit: EXIT.error, details: {}, hint: hintFor('NETWORK', env) };
   // Ctrl-C at a prompt (@inquirer/prompts says "User force closed the prompt with SIGINT")
   if (error instanceof Error && error.name === 'ExitPromptError') return { code: 'CANCELLED', message: 'cancelled at the prompt: nothing was stored', exit: EXIT.error, details: {}, hint: undefined };

@@ -1,7 +1,7 @@
 import { CliError } from './cli-error';
 import { EXIT } from './exit-codes';
 import { shellCommand, shellWord } from './shell-words';
-import { noAnswerWithin, unansweredChange } from './unanswered';
+import { noAnswer, unansweredChange } from './unanswered';
 
 export interface SentWithKey {
   brandKey: string;
@@ -22,7 +22,7 @@ export function sendTimedOut(error: unknown, send: SentWithKey): unknown {
   const { brandKey, userKey, idempotencyKey } = send;
   return new CliError(
     'TIMEOUT',
-    `${noAnswerWithin(change)}: the send may have been delivered`,
+    `${noAnswer(change)}: the send may have been delivered`,
     EXIT.error,
     { brandKey, userKey, idempotencyKey },
     `\`brandwire rooms --channel ${shellWord(brandKey)} --to ${shellWord(userKey)}\` shows whether it arrived; sending it again with its key is safe (a repeat gets the first answer, never a second bubble): ${shellCommand(send.repeat)}`,

@@ -9,6 +9,10 @@ describe('shellWord', () => {
     ["It's here", "'It'\\''s here'"],
     ['$HOME `id` *', "'$HOME `id` *'"],
     ['', "''"],
+    // zsh expands a word starting with = (=ls is the path of ls), every shell a leading ~
+    ['=order', "'=order'"],
+    ['~/receipt.png', "'~/receipt.png'"],
+    ['key=value', 'key=value'],
   ])('writes %j as %s', (word, typed) => {
     expect(shellWord(word)).toBe(typed);
   });

@@ -1,5 +1,8 @@
-/** Words a POSIX shell takes as they are; anything else is single-quoted. */
-const PLAIN = /^[\w@%+=:,./-]+$/;
+/**
+ * Words a POSIX shell takes as they are; anything else is single-quoted. `~` is not among them (a leading one is
+ * the home folder), and neither is a leading `=` (zsh reads `=word` as the path of the command word).
+ */
+const PLAIN = /^[\w@%+:,./-][\w@%+=:,./-]*$/;
 
 /** One word as a person types it into a shell (bash, zsh, sh): single-quoted unless plain. */
 export function shellWord(word: string): string {

@@ -1,6 +1,7 @@
 import { string as stringArg } from '@oclif/core/args';
 import { BrandwireCommand } from '../../base-command';
 import { clientFor, connect } from '../../lib/connect';
+import { nonBlank } from '../../lib/flags';
 import { type KeyRevocation, gatewayKeepsKeyNote, revokeKey } from '../../lib/keys';
 
 export default class KeysRevoke extends BrandwireCommand {
@@ -11,7 +12,7 @@ export default class KeysRevoke extends BrandwireCommand {
   ].join('\n\n');
   static override examples = ['<%= config.bin %> keys revoke key_3f9a0c1b2d4e5f60', '<%= config.bin %> keys revoke key_3f9a0c1b2d4e5f60 --json'];
   // ignoreStdin: an id is never read from a pipe
-  static override args = { id: stringArg({ description: 'the key id, as `brandwire keys list` shows it', required: true, ignoreStdin: true }) };
+  static override args = { id: stringArg({ description: 'the key id, as `brandwire keys list` shows it', required: true, ignoreStdin: true, parse: nonBlank('the key id') }) };
 
   async run(): Promise<KeyRevocation> {
     const { args } = await this.parse(KeysRevoke);

@@ -3,7 +3,7 @@ import { boolean, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import { channelOf } from '../../lib/channel';
 import { connect } from '../../lib/connect';
-import { channelFlag } from '../../lib/flags';
+import { channelFlag, nonBlank } from '../../lib/flags';
 import { shownWebhook } from '../../lib/results';
 
 export default class WebhookDomainSet extends BrandwireCommand {
@@ -15,7 +15,7 @@ export default class WebhookDomainSet extends BrandwireCommand {
   ];
   static override flags = {
     channel: channelFlag(),
-    url: string({ description: 'the https URL that receives the signals', helpValue: '<url>', exactlyOne: ['url', 'none'] }),
+    url: string({ description: 'the https URL that receives the signals', helpValue: '<url>', exactlyOne: ['url', 'none'], parse: nonBlank('the webhook URL') }),
     none: boolean({ description: 'disconnect the webhook: the signals are no longer delivered', exactlyOne: ['url', 'none'] }),
   };
 
