@@ -194,6 +194,27 @@ describe('BrandwireClient without a Brandwire service', () => {
     await new Promise((done) => hangUp.close(done));
   });
 
+  it('reports an answer the connection cut off after its headers as unanswered too', async () => {
+    // answers the head of a JSON body, then drops the connection
+    const cutOff = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+        response.write('{"ok":true,"ser');
+        setTimeout(() => request.socket.destroy(), 20);
+      });
+    });
+    await new Promise<void>((done) => cutOff.listen(0, '127.0.0.1', done));
+    const endpoint = `http://127.0.0.1:${(cutOff.address() as AddressInfo).port}`;
+    const client = new BrandwireClient({ endpoint, timeoutMs: 5000 });
+    await expect(client.send({ brandKey: 'b', userKey: 'u', text: 't' })).rejects.toMatchObject({
+      code: 'NETWORK',
+      message: `could not reach the service at ${endpoint}: the connection broke before the answer (its answer was cut off)`,
+      unanswered: { method: 'POST', path: '/api/agent/send', failure: 'connection-broke', errorCode: 'its answer was cut off' },
+    });
+    await new Promise((done) => cutOff.close(done));
+  });
+
   it('reports a change that never went out (refused port) as not reached, without an unanswered request', async () => {
     const closed = new BrandwireClient({ endpoint: 'http://127.0.0.1:9', token: 'x' });
     const failure = closed.send({ brandKey: 'b', userKey: 'u', text: 't' });

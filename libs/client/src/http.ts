@@ -109,7 +109,7 @@ export class Http {
     try {
       return await this.axios.request(config);
     } catch (error) {
-      if (isAxiosError(error) && !error.response) throw this.noAnswer(error, config);
+      if (isAxiosError(error) && (!error.response || answerCutOff(error))) throw this.noAnswer(error, config);
       throw error;
     }
   }
@@ -122,7 +122,7 @@ export class Http {
   private noAnswer(error: AxiosError, config: Parameters<AxiosInstance['request']>[0]): NetworkError {
     const timedOut = error.code === 'ECONNABORTED' || error.code === 'ETIMEDOUT';
     const timeoutMs = config.timeout ?? this.timeoutMs;
-    const reason = timedOut ? `no answer within ${timeoutMs} ms` : (error.code ?? error.message);
+    const reason = timedOut ? `no answer within ${timeoutMs} ms` : answerCutOff(error) ? 'its answer was cut off' : (error.code ?? error.message);
     if (!sentWhole(error)) return new NetworkError(this.options.endpoint, reason);
     const request = { method: (config.method ?? 'GET').toUpperCase(), path: config.url ?? '' };
     if (timedOut) return new NetworkError(this.options.endpoint, reason, { ...request, failure: 'timeout', timeoutMs });
@@ -146,6 +146,11 @@ export class Http {
       `the endpoint ${this.options.endpoint} answered ${request} with HTTP ${response.status} without the error envelope: it may not be a Brandwire service (or a proxy in front of it failed)`,
     );
   }
+}
+
+/** An answer whose headers came and whose body the connection cut off: no answer either. */
+function answerCutOff(error: AxiosError): boolean {
+  return error.response !== undefined && error.code === 'ERR_BAD_RESPONSE' && /aborted/i.test(error.message);
 }
 
 /** Whether the whole request, body and all, was flushed to the connection (axios gives Node's ClientRequest). */

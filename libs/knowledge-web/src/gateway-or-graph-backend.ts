@@ -51,7 +51,7 @@ class GatewayPauses {
 
   waiting(token: string): boolean {
     const pause = this.pauses.get(token);
-    return pause !== undefined && Date.now() < pause.until;
+    return pause !== undefined && performance.now() < pause.until;
   }
 
   failed(token: string): void {
@@ -59,7 +59,8 @@ class GatewayPauses {
     if (this.waiting(token)) return;
     const last = this.pauses.get(token);
     const pauseMs = last === undefined ? this.firstMs : Math.min(last.pauseMs * 2, this.maxMs);
-    this.pauses.set(token, { until: Date.now() + pauseMs, pauseMs });
+    // a monotonic clock: a wall clock set back would stretch the pause by as much
+    this.pauses.set(token, { until: performance.now() + pauseMs, pauseMs });
   }
 
   answered(token: string): void {
@@ -86,7 +87,8 @@ export function gatewayOrGraphBackend(options: GatewayOrGraphOptions): Knowledge
   const throughGateway = async <T>(work: (backend: KnowledgeBackend) => Promise<T>): Promise<{ value: T } | 'none'> => {
     for (let tries = 0; tries < GATEWAY_TRIES; tries += 1) {
       const address = options.gateway();
-      if (address === undefined || pauses.waiting(address.token)) return 'none';
+      // a gateway another call just found answering is asked, whatever pause a probe of it that lost the race set
+      if (address === undefined || (answering !== address.token && pauses.waiting(address.token))) return 'none';
       // a gateway not asked before, or not answering since, may hang: a short probe first, not a call that may wait minutes
       if (answering !== address.token) {
         if ((await probeGateway(address.port, address.token)) !== 'answers') {

@@ -83,7 +83,11 @@ export class GraphFile {
     const opening = this.opening;
     this.opening = undefined;
     this.released = false;
-    if (opening === undefined) return;
+    if (opening === undefined) {
+      // a close under way (the idle one) is what the caller waits for: the file is free once this returns
+      await this.closing.catch(() => undefined);
+      return;
+    }
     // a graph that failed to open has nothing to close
     this.closing = opening.then(
       (backend) => backend.close(),
