@@ -148,7 +148,7 @@ describe('keys list, keys revoke and logout against the service', () => {
 
     const refused = await s.run(['whoami', '--json'], { token: EXTRA.victim.token });
     expect(refused.code).toBe(4);
-    expect(refused.json()).toEqual({ ok: false, error: expect.any(String), code: 'UNAUTHORIZED', status: 401, hint: expect.stringContaining('brandwire setup <key>') });
+    expect(refused.json()).toEqual({ ok: false, error: expect.any(String), code: 'UNAUTHORIZED', status: 401, hint: 'the key in BRANDWIRE_TOKEN was refused: set it to a key of this service, or unset it to use the stored key' });
     expect(await serviceStatus(EXTRA.victim.token)).toBe(401);
     expect((await s.run(['keys', 'list', '--json'], { token: TEST_TOKENS.admin })).json<{ keys: ListedKey[] }>().keys.map((k) => k.id)).not.toContain(id);
 
