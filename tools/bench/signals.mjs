@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { startChildServer } from './lib/child-server.mjs';
 import { stopAll, track } from './lib/children.mjs';
 import { cpuSeconds } from './lib/proc-cpu.mjs';
+import { BENCH_RATE_LIMIT } from './lib/api-service.mjs';
 import { sandboxFor, sandboxMode } from './lib/sandbox.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -186,7 +187,7 @@ async function main() {
     const sandbox = await sandboxFor(SANDBOX, { repoRoot, tmp });
     const sandboxPid = sandbox.pid;
     if (sandbox.writeCustomer) writeCustomer = (userKey, text) => sandbox.writeCustomer(CHANNEL, userKey, text);
-    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, DATABASE_URL: '', UPSTREAM_URL: '', ...sandbox.apiEnv }, logFile: join(tmp, 'api.log'), nodeFlags: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [] }));
+    const api = track(await startChildServer({ name: 'the API service', args: ['apps/api/dist/main.js'], cwd: repoRoot, env: { PORT: '0', BRANDWIRE_DATA_DIR: join(tmp, 'data'), BRANDWIRE_SEED: seed, RATE_LIMIT_PER_KEY: BENCH_RATE_LIMIT, DATABASE_URL: '', UPSTREAM_URL: '', ...sandbox.apiEnv }, logFile: join(tmp, 'api.log'), nodeFlags: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [] }));
     if (SANDBOX === 'embedded') writeCustomer = (userKey, text) => call(api.url, 'POST', `/sandbox/customers/${userKey}/messages`, { brandKey: CHANNEL, text });
     const hookUrl = await hook.listen();
     await call(api.url, 'PUT', '/api/agent/settings/webhook', { brandKey: CHANNEL, url: hookUrl });

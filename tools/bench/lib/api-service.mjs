@@ -20,6 +20,9 @@ export function writeSeed(dir) {
   return file;
 }
 
+/** RATE_LIMIT_PER_KEY of the benchmarked services. */
+export const BENCH_RATE_LIMIT = '1000000000';
+
 /**
  * @param {object} o
  * @param {string} o.repoRoot
@@ -31,7 +34,8 @@ export function writeSeed(dir) {
  * @param {Record<string,string>} [o.upstreamEnv]  UPSTREAM_URL and UPSTREAM_PARTNER_KEY of a sandbox process (none: embedded)
  */
 export async function startApi({ repoRoot, dataDir, seedFile, logFile, logLevel, nodeFlags = [], upstreamEnv = {} }) {
-  const env = { PORT: '0', BRANDWIRE_DATA_DIR: dataDir, BRANDWIRE_SEED: seedFile };
+  // one key makes every request of a run: its rate limit is counted, as in service, but set past what a run makes
+  const env = { PORT: '0', BRANDWIRE_DATA_DIR: dataDir, BRANDWIRE_SEED: seedFile, RATE_LIMIT_PER_KEY: BENCH_RATE_LIMIT };
   if (logLevel) env.LOG_LEVEL = logLevel;
   // a DATABASE_URL or UPSTREAM_URL of the calling shell must not leak in: this is the SQLite + sandbox setup
   // (the sandbox in the API process unless upstreamEnv points at one of its own)

@@ -9,6 +9,7 @@ import { CallbacksModule } from '../callbacks/callbacks.module';
 import { DeviceAuthModule } from '../device-auth/device-auth.module';
 import { ApiKeysService } from '../common/auth/api-keys.service';
 import { AuthGuard } from '../common/auth/auth.guard';
+import { KeyRateLimit } from '../common/auth/key-rate-limit';
 import { BodyKindGuard } from '../common/http/multipart';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import { HealthController } from '../health/health.controller';
@@ -40,8 +41,8 @@ class CoreModule {
     ];
     return {
       module: CoreModule,
-      providers: [...ports, ApiKeysService, BrandAccessService, IdempotencyService, SignalBus, KeyRevocations, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: BodyKindGuard }],
-      exports: [...ports.map((p) => p.provide), ApiKeysService, BrandAccessService, IdempotencyService, SignalBus, KeyRevocations],
+      providers: [...ports, ApiKeysService, KeyRateLimit, BrandAccessService, IdempotencyService, SignalBus, KeyRevocations, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: BodyKindGuard }],
+      exports: [...ports.map((p) => p.provide), ApiKeysService, KeyRateLimit, BrandAccessService, IdempotencyService, SignalBus, KeyRevocations],
     };
   }
 }

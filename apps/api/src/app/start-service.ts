@@ -5,6 +5,7 @@ import { ShiftableClock } from '@brandwire/upstream';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { KeyRateLimit } from '../common/auth/key-rate-limit';
 import { ApiKeysService } from '../common/auth/api-keys.service';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import { EnvelopeFilter } from '../common/errors/envelope.filter';
@@ -161,7 +162,7 @@ async function serve(app: NestExpressApplication, config: Config, gate: RequestG
   app.set('etag', false);
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   if (gate) app.use(gate.middleware);
-  app.use(cachedRoomPages(app.get(RoomPageCache), app.get(ApiKeysService), app.get(BrandAccessService)));
+  app.use(cachedRoomPages(app.get(RoomPageCache), app.get(ApiKeysService), app.get(BrandAccessService), app.get(KeyRateLimit)));
   app.use(jsonBodyParser(config.jsonBodyLimit));
   app.useGlobalFilters(new EnvelopeFilter(allowedMethodsOf(app.getHttpAdapter().getInstance())));
   app.useGlobalPipes(validationPipe());

@@ -11,6 +11,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ROOM_CACHE_MB: value })).toThrow(new ConfigError(`ROOM_CACHE_MB must be a whole number from 0 up, got "${value}"`));
   });
 
+  it('lets a key make 6,000 requests a minute unless told otherwise; 0 sets no limit', () => {
+    expect(loadConfig({}).rateLimitPerKey).toBe(6_000);
+    expect(loadConfig({ RATE_LIMIT_PER_KEY: '120' }).rateLimitPerKey).toBe(120);
+    expect(loadConfig({ RATE_LIMIT_PER_KEY: '0' }).rateLimitPerKey).toBe(0);
+  });
+
+  it.each(['-5', '2.5', 'many'])('refuses RATE_LIMIT_PER_KEY=%s, naming it', (value) => {
+    expect(() => loadConfig({ RATE_LIMIT_PER_KEY: value })).toThrow(new ConfigError(`RATE_LIMIT_PER_KEY must be a whole number from 0 up, got "${value}"`));
+  });
+
   it('works SQLite on a thread of its own unless SQLITE_THREAD=0', () => {
     expect(loadConfig({}).sqliteThread).toBe(true);
     expect(loadConfig({ SQLITE_THREAD: '1' }).sqliteThread).toBe(true);

@@ -29,6 +29,8 @@ export interface Config {
   sqliteThread: boolean;
   /** The proxies whose X-Forwarded-For and -Proto are believed (Express's `trust proxy`): how many, or their addresses. */
   trustProxy: number | string[] | undefined;
+  /** Requests one key may make a minute on this instance; 0 sets no limit. */
+  rateLimitPerKey: number;
 }
 
 export class ConfigError extends Error {}
@@ -218,5 +220,6 @@ export function loadConfig(env: Env = process.env): Config {
     roomCacheBytes: wholeNumber(env, 'ROOM_CACHE_MB', 32) * 1024 * 1024,
     sqliteThread: flag(env, 'SQLITE_THREAD', true),
     trustProxy: trustProxy(env),
+    rateLimitPerKey: wholeNumber(env, 'RATE_LIMIT_PER_KEY', 6_000),
   };
 }

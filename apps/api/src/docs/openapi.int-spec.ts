@@ -108,7 +108,7 @@ describe('the OpenAPI document', () => {
 
   it('lists each code with the status the domain gives it', () => {
     const misplaced: string[] = [];
-    const expected: Record<string, number> = { BAD_REQUEST: 400, EMPTY: 400, UNAUTHORIZED: 401, PLAN_EXHAUSTED: 402, FORBIDDEN: 403, UNKNOWN_BRAND: 404, NOT_FOUND: 404, IDEMPOTENCY_CONFLICT: 409, NO_WEBHOOK: 409, EXPIRED: 409, PAYLOAD_TOO_LARGE: 413, IMAGE_TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415, UPSTREAM_UNAVAILABLE: 502 };
+    const expected: Record<string, number> = { BAD_REQUEST: 400, EMPTY: 400, UNAUTHORIZED: 401, PLAN_EXHAUSTED: 402, FORBIDDEN: 403, UNKNOWN_BRAND: 404, NOT_FOUND: 404, IDEMPOTENCY_CONFLICT: 409, NO_WEBHOOK: 409, EXPIRED: 409, PAYLOAD_TOO_LARGE: 413, IMAGE_TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415, RATE_LIMITED: 429, UPSTREAM_UNAVAILABLE: 502 };
     for (const { route, op: o } of operations()) {
       for (const status of statuses(o)) {
         for (const code of codesOf(o, status)) if (expected[code] !== undefined && expected[code] !== status) misplaced.push(`${route}: ${code} under ${status}`);
@@ -194,7 +194,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents no 403 on GET /api/agent/me: every scope may read it and it names no brand', () => {
-    expect(statuses(op('/api/agent/me', 'get')).sort()).toEqual([200, 401, 503]);
+    expect(statuses(op('/api/agent/me', 'get')).sort()).toEqual([200, 401, 429, 503]);
   });
 
   it('documents 503 STORAGE_UNAVAILABLE on every route that needs a key, and on /healthz', () => {
@@ -202,6 +202,11 @@ describe('the OpenAPI document', () => {
     expect(keyed.length).toBeGreaterThan(20);
     for (const { route, op: o } of keyed) expect([route, JSON.stringify(o.responses['503'] ?? null)]).toEqual([route, expect.stringContaining('STORAGE_UNAVAILABLE')]);
     expect(JSON.stringify(op('/healthz', 'get').responses['503'])).toContain('STORAGE_UNAVAILABLE');
+  });
+
+  it("documents 429 RATE_LIMITED, the key's limit a minute, on every route that needs a key", () => {
+    const keyed = operations().filter(({ op: o }) => (o as { security?: unknown[] }).security !== undefined);
+    for (const { route, op: o } of keyed) expect([route, JSON.stringify(o.responses['429'] ?? null)]).toEqual([route, expect.stringContaining('RATE_LIMIT_PER_KEY')]);
   });
 
   it('says the bearer keys are opaque bw_ API keys, not JWTs', () => {

@@ -3,6 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { ApiKeysService } from '../common/auth/api-keys.service';
 import { bearerToken } from '../common/auth/bearer-token';
 import type { BrandAccessService } from '../common/auth/brand-access.service';
+import type { KeyRateLimit } from '../common/auth/key-rate-limit';
 import type { RoomPageCache } from './room-page-cache';
 
 /** `/api/agent/rooms/{userKey}/messages?…` with a user key and a query that need no decoding. */
@@ -40,11 +41,11 @@ function hasBody(req: Request): boolean {
 
 /**
  * Serves a messages page the cache holds before routing, with the same checks of key, scope and brand as the
- * route. Anything else (another URL, an encoded or unusual query, any failed check, a page not held or stale)
+ * route, counted against the key's rate limit as the route's are. Anything else (another URL, an encoded or unusual query, any failed check, a page not held or stale)
  * goes on to the route, which validates, answers errors, and fills the cache.
  */
-export function cachedRoomPages(cache: RoomPageCache, keys: ApiKeysService, access: BrandAccessService): RequestHandler {
-  const cachedPage = async (req: Request): Promise<Buffer | undefined> => {
+export function cachedRoomPages(cache: RoomPageCache, keys: ApiKeysService, access: BrandAccessService, rateLimit: KeyRateLimit): RequestHandler {
+  const cachedPage = async (req: Request, res: Response): Promise<Buffer | undefined> => {
     const page = pageRequestOf(req.url);
     const header = req.headers.authorization;
     const token = page && header && bearerToken(header);
@@ -52,12 +53,14 @@ export function cachedRoomPages(cache: RoomPageCache, keys: ApiKeysService, acce
     const principal = await keys.authenticate(token);
     if (!principal || !scopeAllows(principal.scope, 'BrandRead')) return undefined;
     const channel = await access.channelFor(principal, page.brand, 'brand').catch(() => undefined);
-    return channel && cache.lookup(channel.key, page.userKey, page.max);
+    const body = channel && cache.lookup(channel.key, page.userKey, page.max);
+    // a key past its limit goes on to the route, whose guard answers the refusal
+    return body && (await rateLimit.count(principal, res).then(() => body, () => undefined));
   };
 
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' || !cache.enabled || !req.url.startsWith('/api/agent/rooms/') || hasBody(req)) return next();
-    cachedPage(req)
+    cachedPage(req, res)
       .then((body) => {
         if (!body) return next();
         res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });

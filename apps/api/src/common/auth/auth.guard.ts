@@ -7,6 +7,7 @@ import { CONFIG } from '../../app/tokens';
 import { fail } from '../errors/envelope';
 import { ApiKeysService } from './api-keys.service';
 import { bearerToken } from './bearer-token';
+import { KeyRateLimit } from './key-rate-limit';
 import type { AuthenticatedRequest } from './principal';
 import { ROUTE_ACCESS, type RouteAccess } from './route-access';
 
@@ -16,6 +17,7 @@ export class AuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: ApiKeysService,
+    private readonly rateLimit: KeyRateLimit,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -32,6 +34,7 @@ export class AuthGuard implements CanActivate {
       }
       case 'scope': {
         const principal = await this.authenticate(request);
+        await this.rateLimit.count(principal, context.switchToHttp().getResponse());
         if (!scopeAllows(principal.scope, access.scope)) {
           throw fail('FORBIDDEN', `this key has scope ${principal.scope}; ${request.method} ${request.path} needs ${access.scope} or higher`);
         }

@@ -17,8 +17,9 @@ export interface ScopeDocs {
 }
 
 /**
- * Requires a bearer key whose scope is at least `scope`; the global guard authenticates first. Documents 401, and
- * 403 where it can happen: a scope above the lowest, or a brand the key may not have been given.
+ * Requires a bearer key whose scope is at least `scope`; the global guard authenticates first and counts the request
+ * against the key's rate limit. Documents 401, 429, and 403 where it can happen: a scope above the lowest, or a
+ * brand the key may not have been given.
  */
 export function RequiresScope(scope: Scope, docs: ScopeDocs = {}): MethodDecorator & ClassDecorator {
   return applyDecorators(
@@ -28,6 +29,7 @@ export function RequiresScope(scope: Scope, docs: ScopeDocs = {}): MethodDecorat
       {
         UNAUTHORIZED: 'no Authorization header, one that is not "Bearer <key>", or an unknown key',
         ...(scope === SCOPES[0] ? {} : { FORBIDDEN: `the key's scope is below ${scope}` }),
+        RATE_LIMITED: 'the key has made its requests of this minute (RATE_LIMIT_PER_KEY on the service, 6,000 by default): `Retry-After` says when to try again',
       },
       docs.brand === false ? {} : BRAND_ERRORS,
     ),
