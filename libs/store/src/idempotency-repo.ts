@@ -6,7 +6,9 @@ export type IdempotencyClaim =
   | { kind: 'new' }
   | { kind: 'replay'; status: number; body: unknown }
   | { kind: 'conflict' }
-  | { kind: 'in_progress' };
+  | { kind: 'in_progress' }
+  /** an earlier attempt's messenger call got no answer: this one, claiming the key now, sends the same serials */
+  | { kind: 'resume'; serials: string[] };
 
 /** Remembers the first answer to a request made with an Idempotency-Key, per API key. */
 export class IdempotencyRepo {
@@ -24,17 +26,27 @@ export class IdempotencyRepo {
       await trx.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idem_key', '=', idemKey).where('created_ms', '<', forgottenBeforeMs).execute();
       const inserted = await trx
         .insertInto('idempotency_keys')
-        .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs })
+        .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs, uncertain_serials: null })
         .onConflict((oc) => oc.columns(['key_id', 'idem_key']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'new' };
       const row = await trx
         .selectFrom('idempotency_keys')
-        .select(['request_hash', 'status', 'response'])
+        .select(['request_hash', 'status', 'response', 'uncertain_serials'])
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
         .executeTakeFirstOrThrow();
       if (row.request_hash !== requestHash) return { kind: 'conflict' };
+      if (row.uncertain_serials !== null && row.status === null) {
+        // taken over by this claim (its time is the claim's), so a second retry at once waits as in progress
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ uncertain_serials: null, created_ms: nowMs })
+          .where('key_id', '=', keyId)
+          .where('idem_key', '=', idemKey)
+          .execute();
+        return { kind: 'resume', serials: JSON.parse(row.uncertain_serials) as string[] };
+      }
       if (row.status === null || row.response === null) return { kind: 'in_progress' };
       return { kind: 'replay', status: row.status, body: JSON.parse(row.response) as unknown };
     });
@@ -52,6 +64,23 @@ export class IdempotencyRepo {
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
         .where('created_ms', '=', claimedMs)
+        .execute(),
+    );
+  }
+
+  /**
+   * Keeps the claim made at `claimedMs` for a retry after its messenger call got no answer (it may have been
+   * delivered): the retry takes the key over and sends `serials` again.
+   */
+  async keepUncertain(keyId: string, idemKey: string, claimedMs: number, serials: readonly string[]): Promise<void> {
+    await this.tx.run((trx) =>
+      trx
+        .updateTable('idempotency_keys')
+        .set({ uncertain_serials: JSON.stringify(serials) })
+        .where('key_id', '=', keyId)
+        .where('idem_key', '=', idemKey)
+        .where('created_ms', '=', claimedMs)
+        .where('status', 'is', null)
         .execute(),
     );
   }

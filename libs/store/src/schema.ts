@@ -124,6 +124,8 @@ export interface IdempotencyKeysTable {
   status: number | null;
   response: string | null;
   created_ms: number;
+  /** JSON array: the serials of an attempt whose messenger call got no answer, while no answer is kept */
+  uncertain_serials: string | null;
 }
 
 export interface UploadsTable {

@@ -265,6 +265,18 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.idempotency.claim('k1', 'idem-1', 'hash-d', 7, 6)).toEqual({ kind: 'new' });
   });
 
+  it('hands the serials of a claim whose outcome is unknown to one retry, which then owns the claim', async () => {
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 10, 0)).toEqual({ kind: 'new' });
+    await store.idempotency.keepUncertain('k9', 'idem-u', 10, ['bw-1', 'bw-2']);
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-b', 11, 0)).toEqual({ kind: 'conflict' });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 12, 0)).toEqual({ kind: 'resume', serials: ['bw-1', 'bw-2'] });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 13, 0)).toEqual({ kind: 'in_progress' });
+    // the retry's claim is the one made at 12: the first attempt's time no longer names it
+    await store.idempotency.complete('k9', 'idem-u', 10, 200, { ok: true, serial: 'stale' });
+    await store.idempotency.complete('k9', 'idem-u', 12, 200, { ok: true, serial: 'bw-1' });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 14, 0)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 'bw-1' } });
+  });
+
   it("leaves alone a newer claim of an idempotency key when the forgotten claim's request ends", async () => {
     expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 10, 0)).toEqual({ kind: 'new' });
     // its request is still under way when its keeping ends: a retry claims the key anew

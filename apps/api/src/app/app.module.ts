@@ -22,6 +22,7 @@ import { UploadsModule } from '../uploads/uploads.module';
 import { SignalBus } from '../signals/signal-bus';
 import { SignalsModule } from '../signals/signals.module';
 import { IdempotencyService } from '../common/http/idempotency';
+import { SendSerials } from '../common/http/send-serials';
 import { SettingsModule } from '../settings/settings.module';
 import type { Runtime } from './runtime';
 import { CLOCK, CONFIG, MESSENGER, SANDBOX, SERIALS, STORE } from './tokens';
@@ -41,8 +42,8 @@ class CoreModule {
     ];
     return {
       module: CoreModule,
-      providers: [...ports, ApiKeysService, KeyRateLimit, BrandAccessService, IdempotencyService, SignalBus, KeyRevocations, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: BodyKindGuard }],
-      exports: [...ports.map((p) => p.provide), ApiKeysService, KeyRateLimit, BrandAccessService, IdempotencyService, SignalBus, KeyRevocations],
+      providers: [...ports, ApiKeysService, KeyRateLimit, BrandAccessService, IdempotencyService, SendSerials, SignalBus, KeyRevocations, { provide: APP_GUARD, useClass: AuthGuard }, { provide: APP_GUARD, useClass: BodyKindGuard }],
+      exports: [...ports.map((p) => p.provide), ApiKeysService, KeyRateLimit, BrandAccessService, IdempotencyService, SendSerials, SignalBus, KeyRevocations],
     };
   }
 }

@@ -12,6 +12,7 @@ import * as servedConsultationsKept from './0010-served-consultations-kept';
 import * as channelsSeedPlan from './0011-channels-seed-plan';
 import * as apiKeysRevoked from './0012-api-keys-revoked';
 import * as consentRelayed from './0013-consent-relayed';
+import * as idempotencyUncertainSerials from './0014-idempotency-uncertain-serials';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-channels-seed-plan': channelsSeedPlan,
   '0012-api-keys-revoked': apiKeysRevoked,
   '0013-consent-relayed': consentRelayed,
+  '0014-idempotency-uncertain-serials': idempotencyUncertainSerials,
 };
 
 export const migrationProvider: MigrationProvider = {

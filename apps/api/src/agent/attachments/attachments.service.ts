@@ -1,12 +1,13 @@
-import { type SerialGenerator, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
+import { formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
 import type { ChannelRecord, NewBubble } from '@brandwire/store';
 import { type MessengerPort, type ShiftableClock, type UpstreamResult, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, MESSENGER, SERIALS } from '../../app/tokens';
+import { CLOCK, MESSENGER } from '../../app/tokens';
 import { BillingService } from '../../billing/billing.service';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
+import { SendSerials } from '../../common/http/send-serials';
 import { AcceptedSends } from '../../journal/accepted-sends';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import { FILE_TYPE_MAX_BYTES, type FileType, claimsImage } from '../../media';
@@ -40,7 +41,7 @@ export class AttachmentsService {
     private readonly uploads: MessengerUploadsService,
     private readonly turns: CustomerSendTurns,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
-    @Inject(SERIALS) private readonly serials: SerialGenerator,
+    private readonly serials: SendSerials,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
   ) {}
 

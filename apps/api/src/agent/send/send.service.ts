@@ -1,8 +1,8 @@
-import { type BubbleKind, CONSENT_BUBBLE_TEXT, type Operation, type SerialGenerator, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
+import { type BubbleKind, CONSENT_BUBBLE_TEXT, type Operation, formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
 import type { ChannelRecord, Store } from '@brandwire/store';
 import type { MessengerPort, ShiftableClock, UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, MESSENGER, SERIALS, STORE } from '../../app/tokens';
+import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
 import { BillingService, type Charge } from '../../billing/billing.service';
 import { ConsentOnce } from './consent-once';
 import { CustomerSendTurns } from './customer-send-turns';
@@ -10,6 +10,7 @@ import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
 import { SendNotJournaledError } from '../../common/errors/send-not-journaled';
+import { SendSerials } from '../../common/http/send-serials';
 import { AcceptedSends } from '../../journal/accepted-sends';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import type { SendResponseDto } from './dto/send-response.dto';
@@ -44,7 +45,7 @@ export class SendService {
     private readonly turns: CustomerSendTurns,
     @Inject(STORE) private readonly store: Store,
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
-    @Inject(SERIALS) private readonly serials: SerialGenerator,
+    private readonly serials: SendSerials,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
   ) {}
 
@@ -109,7 +110,7 @@ export class SendService {
       await Promise.all([charge?.release(), consent?.release()]);
       throw error;
     }
-    if (!isUpstreamSuccess(result.code)) {
+    if (!isUpstreamSuccess(result.code) && !this.serials.deliveredEarlier(serial, result.code)) {
       await Promise.all([charge.release(), consent?.release()]);
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }

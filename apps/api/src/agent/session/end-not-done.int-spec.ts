@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type IncomingMessage, type Server, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ShiftableClock, type SandboxMessenger, startSandboxMessenger } from '@brandwire/upstream';
+import { type AnswerLosingProxy, startAnswerLosingProxy } from '../../test-support/answer-losing-proxy';
 import { ServiceHarness } from '../../test-support/service-harness';
 
 interface MessagesReply {
@@ -66,47 +65,10 @@ describe('an end the messenger never carried out', () => {
   });
 });
 
-/**
- * A messenger in front of the sandbox that, when told to, breaks the connection of an end call once it has read it
- * and carries the call out a moment later: the caller cannot tell it from an end that never happened, and the
- * messenger's end callback comes after the caller gave up.
- */
-async function startAnswerLosingProxy(target: string): Promise<{ url: string; loseEndAnswers: (on: boolean) => void; close(): Promise<void> }> {
-  let losing = false;
-  const forward = (req: IncomingMessage, body: Buffer, onAnswer: (answer: IncomingMessage) => void) =>
-    request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, onAnswer).end(body);
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      if (losing && /^\/v1\/(end|end_with_bot|block)$/.test(req.url ?? '')) {
-        req.socket.destroy();
-        setTimeout(() => forward(req, body, (answer) => answer.resume()), 300);
-        return;
-      }
-      forward(req, body, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    loseEndAnswers: (on) => (losing = on),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
-
 describe('an end whose answer was lost after the messenger carried it out', () => {
   const partnerKey = 'end-answer-lost-partner';
   let sandbox: SandboxMessenger;
-  let proxy: Awaited<ReturnType<typeof startAnswerLosingProxy>>;
+  let proxy: AnswerLosingProxy;
   let h: ServiceHarness;
 
   beforeAll(async () => {
@@ -122,9 +84,9 @@ describe('an end whose answer was lost after the messenger carried it out', () =
 
   it('is journaled as the agent\'s end when the messenger reports it, though the call failed', async () => {
     await h.customerWrites('lost-answer', { text: 'hello' });
-    proxy.loseEndAnswers(true);
+    proxy.loseAnswers(/^\/v1\/(end|end_with_bot|block)$/);
     const failed = await h.post<{ ok: boolean; code: string }>('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'lost-answer' });
-    proxy.loseEndAnswers(false);
+    proxy.loseAnswers(undefined);
     expect([failed.status, failed.body.code]).toEqual([502, 'UPSTREAM_UNAVAILABLE']);
     let last: { kind: string; text: string } | undefined;
     for (let i = 0; i < 50; i++) {

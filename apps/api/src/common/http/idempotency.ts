@@ -5,11 +5,13 @@ import type { ShiftableClock } from '@brandwire/upstream';
 import { type ExecutionContext, Inject, Injectable, createParamDecorator } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { httpStatusOf } from '@brandwire/domain';
+import { UpstreamUnavailableError } from '@brandwire/upstream';
 import type { Response } from 'express';
 import { CLOCK, STORE } from '../../app/tokens';
 import { SendNotJournaledError } from '../errors/send-not-journaled';
 import type { AuthenticatedRequest } from '../auth/principal';
 import { fail } from '../errors/envelope';
+import { SendAttempt, SendSerials } from './send-serials';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -79,7 +81,8 @@ async function requestHash(call: IdempotentCall): Promise<string> {
 /**
  * `Idempotency-Key` on sends: a retry with the same key and body gets the first answer (same serial) without a
  * second delivery or count; the same key with another body gets 409 `IDEMPOTENCY_CONFLICT`. Keys are per API key
- * and kept 24 hours. A request that fails before the messenger accepted it frees its key for the retry.
+ * and kept 24 hours. A request that fails before the messenger was asked frees its key for the retry; one whose
+ * messenger call got no answer keeps its serials, which the retry sends again (SendSerials).
  *
  * A call the handler makes itself rather than a Nest interceptor: an interceptor on a route costs every request
  * an rxjs pipeline and two async resources, keyed or not.
@@ -91,6 +94,7 @@ export class IdempotencyService {
   constructor(
     @Inject(STORE) private readonly store: Store,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
+    private readonly serials: SendSerials,
   ) {}
 
   /** Runs `handler` once per key and request; without a key, simply runs it. */
@@ -108,19 +112,24 @@ export class IdempotencyService {
       case 'in_progress':
         throw fail('IDEMPOTENCY_CONFLICT', 'a request with this Idempotency-Key is still being processed');
       case 'new':
+      case 'resume':
         break;
       default: {
         const unreachable: never = claim;
         throw new Error(`unknown claim ${JSON.stringify(unreachable)}`);
       }
     }
+    const attempt = new SendAttempt(claim.kind === 'resume' ? claim.serials : []);
     let body: T;
     try {
-      body = await handler();
+      body = await this.serials.within(attempt, handler);
     } catch (error) {
+      const uncertain = attempt.uncertainSerials();
       if (error instanceof SendNotJournaledError) {
         // the customer has the message: the key stays taken, and answers the send once it is recorded
         this.completeWhenJournaled(call, now, error);
+      } else if (uncertain.length > 0 && (attempt.earlier.length > 0 || mayHaveArrived(error))) {
+        await this.store.idempotency.keepUncertain(call.keyId, call.idemKey, now, uncertain);
       } else {
         await this.store.idempotency.release(call.keyId, call.idemKey, now);
       }
@@ -149,6 +158,11 @@ export class IdempotencyService {
     }
     return this.store.idempotency.claim(call.keyId, call.idemKey, await requestHash(call), now, now - RETENTION_MS);
   }
+}
+
+/** A messenger call that failed after it may have reached the messenger (a timeout, a reset): it may have been delivered. */
+function mayHaveArrived(error: unknown): boolean {
+  return error instanceof UpstreamUnavailableError && !error.neverArrived;
 }
 
 /** Documents the `Idempotency-Key` header of a send route (its handler reads it with `@IdempotencyKey()`). */

@@ -1,0 +1,53 @@
+import { type IncomingMessage, type Server, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface AnswerLosingProxy {
+  url: string;
+  /**
+   * From now on, the calls whose path matches break their connection once read (undefined: none do), and are
+   * carried out a moment later unless `carriedOut` is false.
+   */
+  loseAnswers(paths: RegExp | undefined, carriedOut?: boolean): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A messenger in front of the sandbox that, when told to, breaks the connection of a call once it has read it and
+ * carries the call out a moment later: the caller cannot tell it from a call that never happened, and what the
+ * call does (a delivered bubble, an end callback) comes after the caller gave up.
+ */
+export async function startAnswerLosingProxy(target: string): Promise<AnswerLosingProxy> {
+  let losing: RegExp | undefined;
+  let carryingOut = true;
+  const forward = (req: IncomingMessage, body: Buffer, onAnswer: (answer: IncomingMessage) => void) =>
+    request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, onAnswer).end(body);
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      if (losing?.test(req.url ?? '')) {
+        req.socket.destroy();
+        if (carryingOut) setTimeout(() => forward(req, body, (answer) => answer.resume()), 300);
+        return;
+      }
+      forward(req, body, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    loseAnswers: (paths, carriedOut = true) => {
+      losing = paths;
+      carryingOut = carriedOut;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
