@@ -116,7 +116,7 @@ export class AttachmentsService {
     const senderKey = channel.senderKey;
     switch (bubble.kind) {
       case 'text': {
-        const result = await this.messenger.writeText({ senderKey, userKey, serialNumber: serial, message: bubble.text });
+        const result = this.serials.outcome(serial, await this.messenger.writeText({ senderKey, userKey, serialNumber: serial, message: bubble.text }));
         if (isUpstreamSuccess(result.code)) {
           send.delivered = true;
           await this.journalOne(channel, userKey, serial, bubble.text, { serial, kind: 'text', text: bubble.text, groupIndex: 0 });
@@ -127,7 +127,8 @@ export class AttachmentsService {
         const caption = run.captionOf(bubble.caption);
         const uploaded = await this.uploads.uploadImage(channel, bubble.file, style === 'rich' ? 'rich-padded' : 'plain');
         if (!uploaded.ok) return { kind: 'image', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
-        const result =
+        const result = this.serials.outcome(
+          serial,
           style === 'rich'
             ? await this.messenger.sendRich({
                 senderKey,
@@ -135,7 +136,8 @@ export class AttachmentsService {
                 serialNumber: serial,
                 envelope: { chat_bubble_type: 'IMAGE', message: caption, attachment: { image: { img_url: uploaded.url } } },
               })
-            : await this.messenger.writeImage({ senderKey, userKey, serialNumber: serial, imageUrl: uploaded.url });
+            : await this.messenger.writeImage({ senderKey, userKey, serialNumber: serial, imageUrl: uploaded.url }),
+        );
         if (isUpstreamSuccess(result.code)) {
           send.delivered = true;
           run.delivered({ serial, url: uploaded.url, caption, groupIndex: run.groupSize });
@@ -150,15 +152,18 @@ export class AttachmentsService {
         }
         const uploaded = await this.uploads.uploadFile(channel, bubble.file, fileType);
         if (!uploaded.ok) return { kind: 'file', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
-        const result = await this.messenger.writeFile({
-          senderKey,
-          userKey,
-          serialNumber: serial,
-          fileUrl: uploaded.url,
-          fileName: uploaded.name,
-          fileSize: uploaded.size,
-          messageType: fileType === 'audio' ? 'AU' : 'FI',
-        });
+        const result = this.serials.outcome(
+          serial,
+          await this.messenger.writeFile({
+            senderKey,
+            userKey,
+            serialNumber: serial,
+            fileUrl: uploaded.url,
+            fileName: uploaded.name,
+            fileSize: uploaded.size,
+            messageType: fileType === 'audio' ? 'AU' : 'FI',
+          }),
+        );
         if (isUpstreamSuccess(result.code)) {
           send.delivered = true;
           const text = formatAttachmentLine({ type: fileType === 'file' ? 'file' : fileType, url: uploaded.url, caption: uploaded.name });

@@ -105,12 +105,12 @@ export class SendService {
     let result: UpstreamResult;
     try {
       charge = await this.billing.chargeInRoom(channel, userKey, bubble.op, room);
-      result = await send(serial);
+      result = this.serials.outcome(serial, await send(serial));
     } catch (error) {
       await Promise.all([charge?.release(), consent?.release()]);
       throw error;
     }
-    if (!isUpstreamSuccess(result.code) && !this.serials.deliveredEarlier(serial, result.code)) {
+    if (!isUpstreamSuccess(result.code)) {
       await Promise.all([charge.release(), consent?.release()]);
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }

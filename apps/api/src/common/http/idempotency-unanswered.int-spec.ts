@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ShiftableClock, type SandboxMessenger, startSandboxMessenger } from '@brandwire/upstream';
 import { type AnswerLosingProxy, startAnswerLosingProxy } from '../../test-support/answer-losing-proxy';
@@ -36,7 +39,9 @@ describe('a retry of a keyed send whose messenger call got no answer', () => {
     proxy = await startAnswerLosingProxy(sandbox.url);
     h = await ServiceHarness.start({ env: { UPSTREAM_URL: proxy.url, UPSTREAM_PARTNER_KEY: partnerKey } });
   });
+  const files = mkdtempSync(join(tmpdir(), 'brandwire-unanswered-'));
   afterAll(async () => {
+    rmSync(files, { recursive: true, force: true });
     await h.stop();
     await proxy.close();
     await sandbox.close();
@@ -77,5 +82,30 @@ describe('a retry of a keyed send whose messenger call got no answer', () => {
     expect([retry.status, retry.body.ok]).toEqual([200, true]);
     expect(await agentBubbles('unb')).toEqual([{ serial: retry.body.serial, text: 'Hello, how can I help?' }]);
     expect(await journaled('unb')).toEqual([{ serial: retry.body.serial, text: 'Hello, how can I help?' }]);
+  });
+
+  it('holds for an attachment send too: the file reaches the customer once, and the retry answers its item ok', async () => {
+    await h.customerWrites('unc', { text: 'send me the invoice' });
+    const invoice = join(files, 'invoice.txt');
+    writeFileSync(invoice, 'Invoice 2026-118: 42,000 KRW\n');
+    const sendFile = () =>
+      h.multipart<{ ok: boolean; results: Array<{ kind: string; ok: boolean; code: string; serial: string }> }>(
+        '/api/agent/send/attachments',
+        { brandKey: 'acme-kakao', userKey: 'unc' },
+        [['files', invoice, 'invoice.txt', 'text/plain']],
+        undefined,
+        { 'idempotency-key': 'invoice-1' },
+      );
+    proxy.loseAnswers(WRITE);
+    const failed = await sendFile();
+    proxy.loseAnswers(undefined);
+    expect([failed.status, (failed.body as unknown as { code: string }).code]).toEqual([502, 'UPSTREAM_UNAVAILABLE']);
+    for (let i = 0; i < 50 && (await agentBubbles('unc')).length === 0; i++) await sleep(100);
+    const delivered = await agentBubbles('unc');
+    expect(delivered).toHaveLength(1);
+
+    const retry = await sendFile();
+    expect([retry.status, retry.body]).toEqual([200, { ok: true, results: [{ kind: 'file', ok: true, code: '0', serial: delivered[0]?.serial, file: 'invoice.txt' }] }]);
+    expect((await agentBubbles('unc')).map((b) => b.serial)).toEqual([delivered[0]?.serial]);
   });
 });

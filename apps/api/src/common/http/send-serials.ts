@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type SerialGenerator, UpstreamCode } from '@brandwire/domain';
+import type { UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { SERIALS } from '../../app/tokens';
 
@@ -38,9 +39,13 @@ export class SendSerials {
     return attempt ? attempt.take(() => this.generator.next()) : this.generator.next();
   }
 
-  /** The messenger refused `serial` as used, and an earlier attempt of this send had sent it: that one was delivered. */
-  deliveredEarlier(serial: string, code: string): boolean {
-    return code === UpstreamCode.DuplicateSerialNumber && this.attempts.getStore()?.earlier.includes(serial) === true;
+  /**
+   * The messenger's answer to a bubble sent with `serial`, read as a success when it refused the serial as used and
+   * an earlier attempt of this send had sent it: that attempt was delivered.
+   */
+  outcome(serial: string, result: UpstreamResult): UpstreamResult {
+    const deliveredEarlier = result.code === UpstreamCode.DuplicateSerialNumber && this.attempts.getStore()?.earlier.includes(serial) === true;
+    return deliveredEarlier ? { code: UpstreamCode.Ok, message: null } : result;
   }
 
   within<T>(attempt: SendAttempt, run: () => Promise<T>): Promise<T> {
