@@ -100,4 +100,30 @@ describe.each(TEST_DIALECTS)('journal writes on %s', (dialect) => {
       ['bob', ['Consultation started', 'from bob', 'Consultation ended']],
     ]);
   });
+
+  it("takes a customer's message of another session, while no consultation is in progress, as the start of that one", async () => {
+    const item = (sessionId: string, kind: 'reference' | 'message' | 'ended' | 'agent', text: string, ts: number) => ({ userKey: 'cy', sessionId, kind, text, timestampUnixMs: ts });
+    const room = async () => {
+      const r = await store.journal.getRoom('acme-kakao', 'cy');
+      return [r?.sessionId, r?.state];
+    };
+    await store.journal.append('acme-kakao', [item('2001', 'reference', 'Consultation started', 1), item('2001', 'message', 'hi', 2)]);
+    await store.journal.appendSessionEnd('acme-kakao', item('2001', 'ended', 'Consultation ended', 3));
+    // the start of 2002 was not reported (or not yet): its first message is
+    await store.journal.append('acme-kakao', [item('2002', 'message', 'me again', 4)]);
+    expect(await room()).toEqual(['2002', 'in_progress']);
+    // a message of another session while one is in progress changes nothing: it may come late from an earlier one
+    await store.journal.append('acme-kakao', [item('2001', 'message', 'late', 5)]);
+    expect(await room()).toEqual(['2002', 'in_progress']);
+    // the start reported late is journaled, and keeps the room as it is
+    await store.journal.append('acme-kakao', [item('2002', 'reference', 'Consultation started', 6)]);
+    expect(await room()).toEqual(['2002', 'in_progress']);
+  });
+
+  it("gives a room whose session was not known (an agent's send came first) the session of the customer's next message", async () => {
+    await store.journal.append('acme-kakao', [{ userKey: 'dee', sessionId: '', kind: 'agent', text: 'hello?', timestampUnixMs: 1, serial: 'bw-dee' }]);
+    await store.journal.append('acme-kakao', [{ userKey: 'dee', sessionId: '3001', kind: 'message', text: 'hi', timestampUnixMs: 2 }]);
+    const room = await store.journal.getRoom('acme-kakao', 'dee');
+    expect([room?.sessionId, room?.state]).toEqual(['3001', 'in_progress']);
+  });
 });

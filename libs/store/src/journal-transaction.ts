@@ -98,12 +98,29 @@ const ROOM_INSERT =
   'values (?, ?, ?, ?, 1, null, ?, ?, ?, ?) on conflict ("channel_key", "user_key") do update set ' +
   '"last_seq" = excluded."last_seq", "last_text" = excluded."last_text", "last_kind" = excluded."last_kind", "last_ts_ms" = excluded."last_ts_ms", "count" = "rooms"."count" + 1';
 
+const MESSAGE_OF_UNKNOWN_START =
+  `excluded."session_id" <> '' and excluded."session_id" <> "rooms"."session_id" and ("rooms"."state" <> 'in_progress' or "rooms"."session_id" = '')`;
+
 /** The room upsert by what the item does to the room's consultation. */
 const TOUCH_ROOM = {
   /** a new consultation: the room takes its session, in progress */
   starts: new Statement(`${ROOM_INSERT}, "session_id" = excluded."session_id", "end_requested_session" = null, "state" = 'in_progress'`),
   /** an end: the room's state changes, unless the end was reported late for an earlier session */
   ends: new Statement(`${ROOM_INSERT}, "state" = case when "rooms"."session_id" = excluded."session_id" then excluded."state" else "rooms"."state" end`),
+  /**
+   * a customer's message of another session than that of a room not in progress (or of none known): a consultation
+   * whose start was not reported, or not yet (the messenger repeats it), which the room takes as a start
+   */
+  continues: new Statement(
+    `${ROOM_INSERT}, ` +
+      [
+        ['session_id', 'excluded."session_id"', '"rooms"."session_id"'],
+        ['end_requested_session', 'null', '"rooms"."end_requested_session"'],
+        ['state', "'in_progress'", '"rooms"."state"'],
+      ]
+        .map(([column, adopted, kept]) => `"${column}" = case when ${MESSAGE_OF_UNKNOWN_START} then ${adopted} else ${kept} end`)
+        .join(', '),
+  ),
   /** anything else keeps the room's session and state */
   keeps: new Statement(ROOM_INSERT),
 };
@@ -174,7 +191,7 @@ export async function appendInTransaction(trx: Transaction<Database>, channelKey
 
 async function touchRoom(trx: Transaction<Database>, channelKey: string, item: NewJournalItem, seq: number): Promise<void> {
   const state = roomStateAfter(item.kind);
-  const statement = item.kind === 'reference' ? TOUCH_ROOM.starts : state ? TOUCH_ROOM.ends : TOUCH_ROOM.keeps;
+  const statement = item.kind === 'reference' ? TOUCH_ROOM.starts : state ? TOUCH_ROOM.ends : item.kind === 'message' ? TOUCH_ROOM.continues : TOUCH_ROOM.keeps;
   await statement.run(trx, [channelKey, item.userKey, item.sessionId, state ?? 'in_progress', seq, item.text, item.kind, item.timestampUnixMs]);
 }
 

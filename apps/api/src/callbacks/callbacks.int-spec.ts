@@ -300,6 +300,18 @@ describe('messenger callbacks', () => {
     expect(room.body.messages).toEqual([]);
   });
 
+  it('lists a customer whose new consultation was not reported (its /reference lost or late) once their message comes', async () => {
+    const now = h.service.runtime.clock.now();
+    const rooms = async () => (await h.get<{ rooms: Array<{ userKey: string; ended: boolean }> }>('/api/agent/rooms?brand=acme-kakao&max=300', TOKENS.reader)).body.rooms.filter((r) => r.userKey === 'unreported');
+    expect((await messengerCalls('reference', { user_key: 'unreported', session_id: '9911', time: now - 300, reference: {} })).status).toBe(200);
+    expect((await messengerCalls('expired_session', { user_key: 'unreported', session_id: '9911', time: now - 200 })).status).toBe(200);
+    expect(await rooms()).toEqual([]);
+    const message = { user_key: 'unreported', session_id: '9912', time: now - 100, serial_number: 8_000_000_011, type: 'text', contents: ['are you there?'] };
+    expect((await messengerCalls('message', message)).status).toBe(200);
+    expect(await rooms()).toEqual([expect.objectContaining({ userKey: 'unreported', ended: false })]);
+    expect(await lastItem('unreported')).toMatchObject({ kind: 'message', sessionId: '9912', text: 'are you there?' });
+  });
+
   it('journals a new consultation whose app_user_id is a number, as a string', async () => {
     const reply = await messengerCalls('reference', { user_key: 'numeric-app-user', session_id: '4242', app_user_id: 12345, reference: {}, last_reference: null });
     expect(reply.status).toBe(200);
