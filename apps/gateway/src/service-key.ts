@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BrandwireClient, type MeResponse, isApiError } from '@brandwire/client';
+import { BrandwireClient, type MeResponse, isApiError, shownEndpoint } from '@brandwire/client';
 import { type Scope, isScope, scopeAllows } from '@brandwire/domain';
 import { changedAtOf, normalisedEndpoint, readStoredKey } from './stored-key';
 
@@ -65,7 +65,7 @@ export class ServiceKey {
     // a refusal of a key no longer in use (a relay still reading with it) says nothing of the key in use
     if (token === this.current.token) this.refusing = true;
     if (!this.passedOver.has(token)) {
-      this.report(`error: the service at ${this.settings.endpoint} refused ${this.nameOf(token)} (${error.code}: it was revoked, or the service does not know it); nothing is relayed until it has a valid one. ${this.remedy()}`);
+      this.report(`error: the service at ${shownEndpoint(this.settings.endpoint)} refused ${this.nameOf(token)} (${error.code}: it was revoked, or the service does not know it); nothing is relayed until it has a valid one. ${this.remedy()}`);
     }
     this.passedOver.set(token, this.configChangedAt());
     return true;
@@ -107,7 +107,7 @@ export class ServiceKey {
     const endpoint = this.settings.endpoint;
     if (stored.endpoint !== undefined && normalisedEndpoint(stored.endpoint) !== normalisedEndpoint(endpoint)) {
       this.tellOnce(
-        `error: the key in ${configFile} is for another endpoint (${normalisedEndpoint(stored.endpoint)}) than the gateway's (${endpoint}): the gateway does not send it to its own, and relays nothing meanwhile. Run \`brandwire gateway restart\` for the gateway to follow the new endpoint`,
+        `error: the key in ${configFile} is for another endpoint (${shownEndpoint(stored.endpoint)}) than the gateway's (${shownEndpoint(endpoint)}): the gateway does not send it to its own, and relays nothing meanwhile. Run \`brandwire gateway restart\` for the gateway to follow the new endpoint`,
       );
       return false;
     }

@@ -1,4 +1,5 @@
 import { type ErrorCode, isErrorCode } from '@brandwire/domain';
+import { shownEndpoint, withoutUserinfo } from './shown-url';
 
 /**
  * The service answered with an error: `code` is the envelope's code (one of the service's ErrorCodes, or
@@ -34,14 +35,21 @@ export type UnansweredRequest = { method: string; path: string } & (
 export class NetworkError extends Error {
   override readonly name = 'NetworkError';
   readonly code = 'NETWORK';
+  /** the endpoint as messages name it: without its userinfo, query or fragment */
+  readonly endpoint: string;
+  readonly reason: string;
 
   constructor(
-    readonly endpoint: string,
-    readonly reason: string,
+    endpoint: string,
+    reason: string,
     /** set when the whole request went out and no answer came (else the service did not get it) */
     readonly unanswered?: UnansweredRequest,
   ) {
-    super(`could not reach the service at ${endpoint}: ${reason}`);
+    const shown = shownEndpoint(endpoint);
+    const why = withoutUserinfo(reason);
+    super(`could not reach the service at ${shown}: ${why}`);
+    this.endpoint = shown;
+    this.reason = why;
   }
 }
 

@@ -5,6 +5,7 @@ import { IMAGE_SIGNATURE_BYTES, imageMediaType } from '@brandwire/domain';
 import axios, { type AxiosError, type AxiosInstance, type AxiosResponse, isAxiosError } from 'axios';
 import type { AnswerCheck } from './answer-shapes';
 import { ApiError, NetworkError } from './errors';
+import { shownEndpoint } from './shown-url';
 
 export interface ClientOptions {
   /** base URL of the service, e.g. http://127.0.0.1:8080 */
@@ -135,7 +136,7 @@ export class Http {
       const problem = typeof data !== 'object' || data === null ? 'without JSON' : check(data);
       if (problem === undefined) return data as T;
       const request = `${(response.config.method ?? 'get').toUpperCase()} ${response.config.url ?? ''}`;
-      throw new ApiError(response.status, 'BAD_RESPONSE', `the endpoint ${this.options.endpoint} did not answer as a Brandwire service: ${request} answered ${response.status} ${problem}`);
+      throw new ApiError(response.status, 'BAD_RESPONSE', `the endpoint ${shownEndpoint(this.options.endpoint)} did not answer as a Brandwire service: ${request} answered ${response.status} ${problem}`);
     }
     const envelope = envelopeOf(response.data);
     if (envelope) throw new ApiError(response.status, envelope.code, envelope.code === 'NO_ROUTE' ? envelope.message + apiPathHint(this.options.endpoint) : envelope.message);
@@ -143,7 +144,7 @@ export class Http {
     throw new ApiError(
       response.status,
       `HTTP_${response.status}`,
-      `the endpoint ${this.options.endpoint} answered ${request} with HTTP ${response.status} without the error envelope: it may not be a Brandwire service (or a proxy in front of it failed)`,
+      `the endpoint ${shownEndpoint(this.options.endpoint)} answered ${request} with HTTP ${response.status} without the error envelope: it may not be a Brandwire service (or a proxy in front of it failed)`,
     );
   }
 }
@@ -179,9 +180,7 @@ function apiPathHint(endpoint: string): string {
   const url = new URL(endpoint);
   if (!/\/api\/*$/i.test(url.pathname)) return '';
   url.pathname = url.pathname.replace(/\/api\/*$/i, '');
-  url.search = '';
-  url.hash = '';
-  return ` (the endpoint ${endpoint} ends in /api, which the client adds itself: is the service at ${url.href.replace(/\/+$/, '')}?)`;
+  return ` (the endpoint ${shownEndpoint(endpoint)} ends in /api, which the client adds itself: is the service at ${shownEndpoint(url.href).replace(/\/+$/, '')}?)`;
 }
 
 function defined(query: Query): Record<string, string | number> {

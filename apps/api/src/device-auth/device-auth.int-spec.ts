@@ -133,13 +133,24 @@ describe('device pairing (RFC 8628)', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect({
+      nosniff: page.headers.get('x-content-type-options'),
+      framing: page.headers.get('x-frame-options'),
+      referrer: page.headers.get('referrer-policy'),
+      cache: page.headers.get('cache-control'),
+    }).toEqual({ nosniff: 'nosniff', framing: 'DENY', referrer: 'no-referrer', cache: 'no-store' });
     const html = await page.text();
     expect(html).toContain('<script src="/pair/pair.js"></script>');
     expect(html).not.toMatch(/https?:\/\//);
     const script = await fetch(`${h.url}/pair/pair.js`);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await script.text()).toContain('/api/auth/device/');
-    expect((await fetch(`${h.url}/pair/pair.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const style = await fetch(`${h.url}/pair/pair.css`);
+    expect(style.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    for (const asset of [script, style]) {
+      expect([asset.headers.get('x-content-type-options'), asset.headers.get('content-security-policy')]).toEqual(['nosniff', "default-src 'none'"]);
+    }
   });
 });
 

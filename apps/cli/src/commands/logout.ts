@@ -24,12 +24,13 @@ export default class Logout extends BrandwireCommand {
     }
     if (result.forgotten && session.tokenSource === 'env') this.note('BRANDWIRE_TOKEN holds the same key: unset it.');
     if (result.gateway) this.note(gatewayKeepsKeyNote(result.gateway));
+    const service = (await import('@brandwire/client')).shownEndpoint(result.endpoint);
     await this.show(() => {
       switch (result.service) {
         case 'revoked':
-          return `Revoked key ${result.id ?? ''} (${result.name ?? ''}) on ${result.endpoint} and removed it from ${result.configPath}.`;
+          return `Revoked key ${result.id ?? ''} (${result.name ?? ''}) on ${service} and removed it from ${result.configPath}.`;
         case 'already-refused':
-          return `The service at ${result.endpoint} already refuses ${name} (revoked before, or not one of its keys): removed it from ${result.configPath}.`;
+          return `The service at ${service} already refuses ${name} (revoked before, or not one of its keys): removed it from ${result.configPath}.`;
         case 'unreachable':
         case 'failed':
           return `Removed ${name} from ${result.configPath}; it is not revoked on the service.`;

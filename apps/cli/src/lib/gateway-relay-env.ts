@@ -63,13 +63,15 @@ async function keyInUse(session: Session, token: string, note: (message: string)
   if (token === session.config.token) return { scope: session.config.scope, name: 'the stored key', remedy: 'store a BrandWrite key with `brandwire setup <key>`' };
   const endpoint = sessionEndpoint(session);
   const asked = Date.now();
-  const me = await (await clientFor(endpoint, token, KEY_CHECK_MS)).me().catch((error: unknown) => {
+  const client = await clientFor(endpoint, token, KEY_CHECK_MS);
+  const service = (await import('@brandwire/client')).shownEndpoint(endpoint);
+  const me = await client.me().catch((error: unknown) => {
     const { name, status } = error as { name?: unknown; status?: unknown };
     if (name === 'NetworkError' && Date.now() - asked >= KEY_CHECK_MS) {
-      note(`${endpoint} did not answer GET /api/agent/me within ${KEY_CHECK_MS / 1000} s: the key in BRANDWIRE_TOKEN was not checked; the gateway starts and waits for the service (\`brandwire env\` shows the endpoint in use)`);
+      note(`${service} did not answer GET /api/agent/me within ${KEY_CHECK_MS / 1000} s: the key in BRANDWIRE_TOKEN was not checked; the gateway starts and waits for the service (\`brandwire env\` shows the endpoint in use)`);
     }
     if (status === 401) {
-      throw new CliError('UNAUTHORIZED', (error as Error).message, EXIT.auth, { status }, `${session.endpoint} does not know the key in BRANDWIRE_TOKEN: set it to a key of this service, or unset it to use the stored key`);
+      throw new CliError('UNAUTHORIZED', (error as Error).message, EXIT.auth, { status }, `${service} does not know the key in BRANDWIRE_TOKEN: set it to a key of this service, or unset it to use the stored key`);
     }
     if (name === 'NetworkError' || (typeof status === 'number' && status >= 500)) return undefined;
     throw error;

@@ -1,4 +1,4 @@
-import type { Brand, MeResponse } from '@brandwire/client';
+import { type Brand, type MeResponse, shownEndpoint, shownUrl } from '@brandwire/client';
 import { CliError, usageError } from './cli-error';
 import { EXIT } from './exit-codes';
 import { DEFAULT_COMMANDS_PORT, type GatewaySettings, type Session, type StoredConfig, writeConfig } from './config-store';
@@ -125,22 +125,13 @@ function checkPorts(input: SetupInput, gateway: GatewaySettings | undefined, que
 function withoutSecrets({ sink, crm, commands, ai }: GatewaySettings): GatewaySettings {
   const hidden = <T extends object>(part: T, secret: keyof T): T => (part[secret] === undefined ? part : { ...part, [secret]: 'set' });
   // a Slack or Discord webhook url is itself the secret, and a CRM's often holds one: their paths are not shown
-  const masked = <T extends { url?: string; token?: string }>(part: T): T => ({ ...hidden(part, 'token'), ...(part.url !== undefined && { url: originOnly(part.url) }) });
+  const masked = <T extends { url?: string; token?: string }>(part: T): T => ({ ...hidden(part, 'token'), ...(part.url !== undefined && { url: shownUrl(part.url, 'hidden') ?? 'set' }) });
   return {
     ...(sink && { sink: masked(sink) }),
     ...(crm && { crm: masked(crm) }),
     ...(commands && { commands: hidden(commands, 'secret') }),
     ...(ai && { ai: hidden(ai, 'apiKey') }),
   };
-}
-
-function originOnly(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.pathname === '/' && parsed.search === '' ? parsed.origin : `${parsed.origin}/…`;
-  } catch {
-    return 'set';
-  }
 }
 
 async function chooseChannel(input: SetupInput, me: MeResponse, stored: string | undefined): Promise<string | undefined> {
@@ -184,7 +175,7 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
   const me = await (await clientFor(endpoint, key)).me().catch((error: unknown) => {
     // the key refused is the one just given, not a stored one
     if ((error as { code?: unknown }).code !== 'UNAUTHORIZED') throw error;
-    throw new CliError('UNAUTHORIZED', (error as Error).message, EXIT.auth, { status: 401 }, `${endpoint} does not know this key: check that it was copied whole, and that this is the service that issued it (--endpoint)`);
+    throw new CliError('UNAUTHORIZED', (error as Error).message, EXIT.auth, { status: 401 }, `${shownEndpoint(endpoint)} does not know this key: check that it was copied whole, and that this is the service that issued it (--endpoint)`);
   });
   const channel = await chooseChannel(input, me, session.config.channel);
   const result: SetupResult = {
