@@ -110,7 +110,7 @@ export class IdempotencyService {
       case 'conflict':
         throw fail('IDEMPOTENCY_CONFLICT', 'this Idempotency-Key was already used with a different request');
       case 'in_progress':
-        throw fail('IDEMPOTENCY_CONFLICT', 'a request with this Idempotency-Key is still being processed');
+        throw fail('IDEMPOTENCY_CONFLICT', 'a request with this Idempotency-Key is still being processed, or a stop of the service cut it off (then whether it was delivered is unknown, and the key answers this for 24 hours)');
       case 'new':
       case 'resume':
         break;
