@@ -1,6 +1,7 @@
 export { Store } from './store';
 export { openStore, openStoreThread } from './store-thread-client';
 export { DataDirInUseError, LOCK_FILE_NAME, isDataDirInUse } from './data-dir-lock';
+export { type FirstStartLock, lockFirstStart } from './first-start-lock';
 export { DatabaseUnreachableError, SQLITE_FILE_NAME, isDatabaseUnreachable, withoutPassword, type Dialect, type StoreOptions } from './open-store';
 export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryRepo, ListedApiKey, NewApiKey } from './directory-repo';
 export type { BillingRepo, Reservation, ServedConsultation } from './billing-repo';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SerialGenerator } from '@brandwire/domain';
-import { type Store, openStore } from '@brandwire/store';
+import { type FirstStartLock, type Store, openStore } from '@brandwire/store';
 import { ShiftableClock } from '@brandwire/upstream';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -20,7 +20,7 @@ import { checkDataDir } from '../config/data-dir';
 import { mountOpenApi } from '../docs/openapi';
 import { brandsWithoutAdmin } from '../seed/admin-keys';
 import { applySeedFile } from '../seed/apply-seed';
-import { type DemoKeys, newDemoKeys, prepareDemoBrand, saveDemoKeys } from '../seed/demo-brand';
+import { type DemoKeys, claimDemoKeys, newDemoKeys, saveDemoKeys } from '../seed/demo-brand';
 import { cachedRoomPages } from '../retrieval/cached-room-pages.middleware';
 import { RoomPageCache } from '../retrieval/room-page-cache';
 import { SandboxSettingsSync } from '../settings/sandbox-settings-sync';
@@ -57,7 +57,13 @@ export interface StartOptions {
   onListening?: (service: ListeningService) => void;
 }
 
-async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ store: Store; demoWanted: boolean }> {
+interface PreparedStore {
+  store: Store;
+  /** held while this start is to make the demo keys, until they are stored or the start fails */
+  demoKeysLock: FirstStartLock | undefined;
+}
+
+async function prepareStore(config: Config, clock: ShiftableClock): Promise<PreparedStore> {
   if (config.databaseUrl === undefined) checkDataDir(config.dataDir);
   const store = await openStore({
     dataDir: config.dataDir,
@@ -70,6 +76,7 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
       process.exit(1);
     },
   });
+  let demoKeysLock: FirstStartLock | undefined;
   try {
     const logger = createLogger(config.logLevel);
     const quoted = (names: string[]): string => names.map((name) => `"${name}"`).join(', ');
@@ -80,13 +87,14 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
         logger.warn(`the seed ${config.seedFile} defines no brand, and none is stored: no channel can be used (the demo brand is made only without a seed)`);
       }
     }
-    const demoWanted = config.seedFile ? false : await prepareDemoBrand(store);
-    const orphans = demoWanted ? [] : await brandsWithoutAdmin(store);
+    demoKeysLock = config.seedFile ? undefined : await claimDemoKeys(store, { dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+    const orphans = demoKeysLock ? [] : await brandsWithoutAdmin(store);
     if (orphans.length > 0) {
       logger.warn(`no Admin key reaches the brands ${quoted(orphans)}: no key can change their settings or approve pairings for them; give one in a seed file (BRANDWIRE_SEED)`);
     }
-    return { store, demoWanted };
+    return { store, demoKeysLock };
   } catch (error) {
+    await demoKeysLock?.release();
     await store.close();
     throw error;
   }
@@ -95,7 +103,8 @@ async function prepareStore(config: Config, clock: ShiftableClock): Promise<{ st
 /** Opens storage, links the messenger, and serves the API until closed. */
 export async function startService(config: Config, options: StartOptions = {}): Promise<RunningService> {
   const clock = new ShiftableClock();
-  const { store, demoWanted } = await prepareStore(config, clock);
+  const { store, demoKeysLock } = await prepareStore(config, clock);
+  const demoWanted = demoKeysLock !== undefined;
   const untilKeysStored = demoWanted ? new RequestGate() : undefined;
   let upstream: Awaited<ReturnType<typeof linkUpstream>> | undefined;
   let app: NestExpressApplication | undefined;
@@ -133,6 +142,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
     options.onListening?.({ url, runtime, demoKeys });
     if (demoKeys) await saveDemoKeys(store, demoKeys);
     untilKeysStored?.open();
+    await demoKeysLock?.release();
     const running = { app, upstream };
     return {
       url,
@@ -149,6 +159,7 @@ export async function startService(config: Config, options: StartOptions = {}): 
   } catch (error) {
     // a service that did not start leaves nothing open behind: its data folder is free for the next attempt
     untilKeysStored?.fail();
+    await demoKeysLock?.release();
     await app?.close().catch(() => undefined);
     await upstream?.close().catch(() => undefined);
     await store.close();

@@ -1,4 +1,4 @@
-import type { Store } from '@brandwire/store';
+import { type FirstStartLock, type Store, type StoreOptions, lockFirstStart } from '@brandwire/store';
 import { newToken } from '../common/auth/api-keys.service';
 import { applySeed } from './apply-seed';
 
@@ -14,7 +14,7 @@ export const DEMO_CHANNEL = 'demo-kakao';
  * On a start without a seed and without any key yet: the demo brand with a Kakao-type channel (made again, the
  * same, by every start until its keys are stored). Whether the demo keys are still to be made.
  */
-export async function prepareDemoBrand(store: Store): Promise<boolean> {
+async function prepareDemoBrand(store: Store): Promise<boolean> {
   if ((await store.directory.countApiKeys()) > 0) return false;
   await applySeed(store, {
     brands: [
@@ -27,6 +27,22 @@ export async function prepareDemoBrand(store: Store): Promise<boolean> {
     keys: [],
   });
   return true;
+}
+
+/**
+ * On a start without a seed: prepares the demo brand and, when the demo keys are still to be made, returns the lock
+ * to hold until they are stored (or the start fails). Instances starting together on one PostgreSQL database wait
+ * here for each other, so the first makes, shows and stores the keys and the others find them stored.
+ */
+export async function claimDemoKeys(store: Store, storage: StoreOptions): Promise<FirstStartLock | undefined> {
+  const lock = await lockFirstStart(storage);
+  let wanted = false;
+  try {
+    wanted = await prepareDemoBrand(store);
+  } finally {
+    if (!wanted) await lock.release();
+  }
+  return wanted ? lock : undefined;
 }
 
 /** New tokens for the demo brand's Admin and BrandWrite keys, not stored yet. */
