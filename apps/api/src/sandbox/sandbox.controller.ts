@@ -12,7 +12,7 @@ import { SandboxActionResponseDto, SandboxChatResponseDto, SandboxClockResponseD
 /** The sandbox messenger's refusals: a bad request is the caller's; others are HTTP 200 with ok:false and its code. */
 const SANDBOX_ERRORS = {
   BAD_REQUEST: 'the sandbox messenger refused the request as malformed',
-  UPSTREAM_UNAVAILABLE: 'the sandbox messenger could not be reached, or its callback to this service failed',
+  UPSTREAM_UNAVAILABLE: "the sandbox messenger could not be reached, or this service refused its callback (a 4xx the messenger does not repeat: the action was done, but not journaled)",
 } satisfies ErrorReasons;
 
 /** Present only while the sandbox messenger is the upstream. Every route but the clock names a channel. */
@@ -26,7 +26,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer writes; starts a consultation when none is in progress' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused (null, with `pending`, while the messenger repeats a callback), or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   customerWrites(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerWritesDto) {
     return this.sandbox.customerWrites(principal, userKey, dto);
@@ -37,7 +37,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer leaves the chat' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused (null, with `pending`, while the messenger repeats a callback), or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   customerLeaves(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: SandboxBrandDto) {
     return this.sandbox.customerLeaves(principal, userKey, dto);
@@ -48,7 +48,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer agrees to share nickname and phone number' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true (the result is relayed, not journaled: no seq), or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true (the result is relayed, not journaled: no seq; `pending` while the messenger repeats its callback), or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   customerConsents(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerConsentDto) {
     return this.sandbox.customerConsents(principal, userKey, dto);
@@ -59,7 +59,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'The simulated customer taps a quick reply of an agent bubble' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused (null, with `pending`, while the messenger repeats a callback), or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   customerTaps(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: CustomerTapDto) {
     return this.sandbox.customerTaps(principal, userKey, dto);
@@ -70,7 +70,7 @@ export class SandboxController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Another agent tool deletes an agent bubble (the service hears of it by callback)' })
   @RequiresScope('BrandRead')
-  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused, or ok:false with the sandbox messenger's code" })
+  @ApiOkResponse({ type: SandboxActionResponseDto, description: "ok:true and the seq of the last journal item it caused (null, with `pending`, while the messenger repeats a callback), or ok:false with the sandbox messenger's code" })
   @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
   deleteFromOtherTool(@CurrentPrincipal() principal: Principal, @UserKeyParam() userKey: string, @Body() dto: OtherToolDeleteDto) {
     return this.sandbox.deleteFromOtherTool(principal, userKey, dto);

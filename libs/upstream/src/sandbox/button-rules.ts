@@ -4,7 +4,7 @@ import { Code } from '../result-codes';
 /** A broken message rule: the upstream code and which rule, naming the field path. */
 export class RuleViolation extends Error {
   constructor(
-    readonly code: typeof Code.InvalidMessage | typeof Code.MessageLengthOverLimit | typeof Code.InvalidImage,
+    readonly code: typeof Code.InvalidJson | typeof Code.InvalidMessage | typeof Code.MessageLengthOverLimit | typeof Code.InvalidImage,
     readonly detail: string,
   ) {
     super(detail);
@@ -46,11 +46,16 @@ export function invalid(detail: string): RuleViolation {
  * A value outside a closed list of strings, shown as it was given: a string quoted, a number or boolean as is,
  * and for any other type only what was expected instead.
  */
-export function notOneOf(field: string, value: unknown, allowed: readonly string[]): RuleViolation {
+export function notOneOf(
+  field: string,
+  value: unknown,
+  allowed: readonly string[],
+  code: RuleViolation['code'] = Code.InvalidMessage,
+): RuleViolation {
   const list = `is not one of ${allowed.join(', ')}`;
-  if (typeof value === 'string') return invalid(`${field} '${value}' ${list}`);
+  if (typeof value === 'string') return new RuleViolation(code, `${field} '${value}' ${list}`);
   const shown = typeof value === 'number' || typeof value === 'boolean' ? `${field} ${String(value)}` : field;
-  return invalid(`${shown} ${list} (a string is expected, not ${jsonTypeOf(value)})`);
+  return new RuleViolation(code, `${shown} ${list} (a string is expected, not ${jsonTypeOf(value)})`);
 }
 
 export function isObj(x: unknown): x is Obj {

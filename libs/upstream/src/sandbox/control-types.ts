@@ -30,14 +30,21 @@ export interface SandboxFailure {
   message: string;
 }
 
-/** One callback POSTed to the partner during the control call, with the partner's answer. */
+/** One callback the control call caused, with the partner's answer to its first send. */
 export interface CallbackRecord {
   path: string;
-  /** HTTP status of the partner's answer; 0 when it could not be delivered (see `error`) */
+  /** HTTP status of the partner's answer; 0 when it could not be delivered or was not sent yet (see `error`, `queued`) */
   status: number;
   /** the partner's JSON answer (or its text when not JSON; null when none) */
   body: unknown;
   error?: string;
+  /**
+   * set when the callback has not reached the partner yet and the sandbox sends it later, in order:
+   * `repeat`: it got no 2xx answer (no answer, a timeout or a 5xx, shown in `status` and `error`) and is sent
+   * again; `behind`: not sent yet, it waits behind an earlier callback of the same customer that is repeated.
+   * A 4xx answer is final: never repeated, no `queued`.
+   */
+  queued?: 'repeat' | 'behind';
 }
 
 export interface CallbacksResult {

@@ -49,6 +49,17 @@ describe('sandbox partner API result codes', () => {
     expect(big.data).toEqual({ code: -509, message: 'InvalidJsonException: body larger than 4 MB' });
   });
 
+  it('-509 for a write without message_type or with an unknown one (a bad parameter, not a malformed message); nothing reaches the customer', async () => {
+    await customerSays(h, 'no-type', 'hello');
+    const headers = { 'X-Partner-Key': h.partnerKey };
+    const write = (extra: Record<string, unknown>) =>
+      axios.post(`${h.sandbox.url}/v1/write`, { sender_key: KAKAO, user_key: 'no-type', serial_number: serial(), message: 'hi', ...extra }, { headers });
+    expect((await write({})).data).toEqual({ code: -509, message: 'InvalidJsonException: message_type is required' });
+    expect((await write({ message_type: 'ZZ' })).data).toEqual({ code: -509, message: "InvalidJsonException: message_type 'ZZ' is not one of TX, LI, IM, FI, AU" });
+    const chat = await h.control.chat('no-type', KAKAO);
+    expect(chat.ok && chat.bubbles.filter((b) => b.from === 'agent')).toEqual([]);
+  });
+
   it('-501 for an unknown sender key', async () => {
     await expect(send('u', 'x', serial(), 'f'.repeat(40))).resolves.toMatchObject({ code: '-501', message: expect.stringMatching(/^InvalidSenderException/) });
   });

@@ -5,6 +5,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import express, { NextFunction, Request, Response } from 'express';
 import { ShiftableClock } from '../clock';
+import { RepeatPolicy } from './callback-repeats';
 import { CallbackDispatcher, DEFAULT_CALLBACK_TIMEOUT_MS } from './callbacks';
 import { ClockKeeper, readClockOffset } from './clock-file';
 import { controlRoutes } from './control-routes';
@@ -30,13 +31,15 @@ export interface SandboxMessengerOptions {
   attachmentHost: string;
   /** how long a callback may take before it counts as failed; default 5 s */
   callbackTimeoutMs?: number;
+  /** when a callback without a 2xx answer is sent again; default 1 s doubling to 60 s, for 24 h of `clock` */
+  callbackRepeats?: RepeatPolicy;
   /**
    * A folder the sandbox keeps its state in across restarts (customers, chats, sessions, uploads, the clock);
    * without one it starts empty and forgets everything when closed. A start that fails leaves it as it was; one
    * that cannot read it throws SandboxStateError.
    */
   stateDir?: string;
-  /** told what a start changed that its user should know (the previous port was taken, say) */
+  /** told what its user should know: the previous port was taken at the start, callbacks were dropped unsent */
   onNotice?: (message: string) => void;
 }
 
@@ -45,7 +48,10 @@ export interface SandboxMessenger {
   readonly url: string;
   /** where uploads are stored: `<stateDir>/files`, else os.tmpdir()/brandwire-sandbox-* (removed by close()) */
   readonly uploadDir: string;
-  /** Stops the server, waits for queued callbacks, then keeps the state in `stateDir` or removes the uploaded files. */
+  /**
+   * Stops the server, waits for callbacks not sent yet (one send each; callbacks waiting to be repeated are
+   * dropped), then keeps the state in `stateDir` or removes the uploaded files.
+   */
   close(): Promise<void>;
 }
 
@@ -61,11 +67,14 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
   if (filesDir !== undefined && !kept) await rm(filesDir, { recursive: true, force: true });
   const uploads = await UploadStore.create(filesDir);
   const clockKeeper = stateDir === undefined ? undefined : new ClockKeeper(stateDir, opts.clock);
-  const dispatcher = new CallbackDispatcher(
-    () => state.callbackUrl,
-    opts.partnerKey,
-    opts.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
-  );
+  const dispatcher = new CallbackDispatcher({
+    callbackUrl: () => state.callbackUrl,
+    partnerKey: opts.partnerKey,
+    timeoutMs: opts.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
+    clock: opts.clock,
+    ...(opts.callbackRepeats ? { repeats: opts.callbackRepeats } : {}),
+    ...(opts.onNotice ? { onNotice: opts.onNotice } : {}),
+  });
   const deps: SandboxDeps = {
     state,
     engine,
@@ -138,9 +147,9 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         await dispatcher.idle();
+        dispatcher.close();
         server.closeAllConnections();
         await stopped;
-        dispatcher.close();
         await clockKeeper?.keep();
         if (stateDir !== undefined) await writeSnapshot(stateDir, { state, uploads: uploads.list(), port: listening });
         await uploads.close();

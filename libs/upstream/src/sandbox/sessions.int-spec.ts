@@ -154,13 +154,24 @@ describe('sandbox sessions and callbacks', () => {
     await expect(h.messenger.writeText({ senderKey: KAKAO, userKey: 'lazy-user', serialNumber: serial(), message: 'x' })).resolves.toMatchObject({ code: '-502' });
   });
 
-  it('records what the partner answered, including failures and timeouts', async () => {
-    h.receiver.respondWith((cb) => (cb.path === '/reference' ? { status: 500, body: { error: 'boom' } } : { status: 200, delayMs: 4_000 }));
-    const r = await h.control.customerMessage('fail-user', { senderKey: BOT, text: 'hi' });
-    expect(r.ok && r.callbacks).toEqual([
-      { path: '/reference', status: 500, body: { error: 'boom' } },
-      { path: '/message', status: 0, body: null, error: 'ETIMEDOUT: no answer within 2000 ms' },
+  it('records what the partner answered: a 5xx or a timeout is queued for repeat, the callbacks behind it wait', async () => {
+    const ofUser = (userKey: string) => (b: Record<string, unknown>) => b['user_key'] === userKey;
+    h.receiver.respondWith((cb) => (cb.path === '/reference' ? { status: 500, body: { error: 'boom' } } : undefined));
+    const failed = await h.control.customerMessage('fail-user', { senderKey: BOT, text: 'hi' });
+    expect(failed.ok && failed.callbacks).toEqual([
+      { path: '/reference', status: 500, body: { error: 'boom' }, queued: 'repeat' },
+      { path: '/message', status: 0, body: null, queued: 'behind' },
     ]);
+    h.receiver.respondWith((cb) => (cb.path === '/message' && cb.body['user_key'] === 'slow-user' ? { status: 200, delayMs: 4_000 } : undefined));
+    const slow = await h.control.customerMessage('slow-user', { senderKey: BOT, text: 'hi' });
+    expect(slow.ok && slow.callbacks).toEqual([
+      { path: '/reference', status: 200, body: expect.any(Object) },
+      { path: '/message', status: 0, body: null, error: 'ETIMEDOUT: no answer within 2000 ms', queued: 'repeat' },
+    ]);
+    h.receiver.respondWith(undefined);
+    // both arrive once the partner answers again (the repeats are a second apart at first)
+    await h.receiver.waitFor('/message', { where: ofUser('fail-user'), timeoutMs: 5_000 });
+    await h.receiver.waitFor('/message', { where: ofUser('slow-user'), count: 2, timeoutMs: 5_000 });
   });
 
   it('a test expecting a callback that never comes fails', async () => {
@@ -195,4 +206,12 @@ describe('sandbox session expiry on a frozen clock', () => {
     await expect(h.messenger.writeText({ senderKey: KAKAO, userKey: 'exp-user', serialNumber: serial(), message: 'x' })).resolves.toMatchObject({ code: '-502' });
   });
 
+  it('a clock moved 60 days ends the session with /expired_session at its expiry instant, not at the move', async () => {
+    await customerSays(h, 'late-user', 'hi');
+    const at = sessionExpiresAt(must(h.receiver.of('/message').find((c) => c.body['user_key'] === 'late-user')).body['time'] as number);
+    const moved = await h.control.advanceClock((60 * 24 * HOUR) / 1000);
+    expect(moved.ok && moved.now).toBeGreaterThan(at + 29 * 24 * HOUR);
+    const [expired] = await h.receiver.waitFor('/expired_session', { where: (b) => b['user_key'] === 'late-user' });
+    expect(must(expired).body['time']).toBe(at);
+  });
 });

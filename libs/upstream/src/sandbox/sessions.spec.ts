@@ -48,6 +48,20 @@ describe('SessionEngine', () => {
     expect(customer.session).toBeNull();
   });
 
+  it('ends a lapsed session at its expiry instant, however far past it the clock was moved (sweep and lazy check)', () => {
+    const swept = setup();
+    swept.say('hi');
+    const at = sessionExpiresAt(T0);
+    swept.clock.advance(60 * 24 * HOUR);
+    expect(must(must(swept.engine.sweep()[0]).events[0]).body['time']).toBe(at);
+    expect(must(swept.customer.last).endedAt).toBe(at);
+
+    const lazy = setup();
+    lazy.say('hi');
+    lazy.clock.advance(60 * 24 * HOUR);
+    expect(must(lazy.engine.expireIfDue(lazy.customer)[0]).body['time']).toBe(at);
+  });
+
   it('extends the session with each customer message (stale heap entries are skipped)', () => {
     const { clock, engine, say, customer } = setup();
     say('hi');

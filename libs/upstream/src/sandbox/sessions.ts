@@ -45,7 +45,7 @@ export class SessionEngine {
   expireIfDue(c: Customer): CallbackEvent[] {
     const s = c.session;
     if (!s || this.clock.now() < s.expiresAt) return [];
-    return this.end(c, 'expired').events;
+    return this.end(c, 'expired', null, s.expiresAt).events;
   }
 
   /** Watches the session a customer brought from an earlier run, so that it expires on time. */
@@ -61,7 +61,7 @@ export class SessionEngine {
       const s = due.customer.session;
       // stale entries (session ended or extended since) are skipped; an extended session has its own entry
       if (!s || s.id !== due.sessionId || s.expiresAt > now) continue;
-      out.push({ key: due.customer.key, events: this.end(due.customer, 'expired').events });
+      out.push({ key: due.customer.key, events: this.end(due.customer, 'expired', null, s.expiresAt).events });
     }
     return out;
   }
@@ -121,11 +121,13 @@ export class SessionEngine {
     return events;
   }
 
-  /** Ends the session in progress, if any. */
-  end(c: Customer, reason: EndReason, botEvent: string | null = null): { sessionId?: string; events: CallbackEvent[] } {
+  /**
+   * Ends the session in progress, if any, at `now` (a lapsed session at its expiry instant, however far the clock
+   * was moved past it: that is when the messenger ended it).
+   */
+  end(c: Customer, reason: EndReason, botEvent: string | null = null, now = this.clock.now()): { sessionId?: string; events: CallbackEvent[] } {
     const s = c.session;
     if (!s) return { events: [] };
-    const now = this.clock.now();
     c.session = null;
     c.last = { reference: s.reference, startedAt: s.startedAt, endedAt: now, reason, botEvent };
     this.state.addNotice(c, END_NOTICES[reason], now);

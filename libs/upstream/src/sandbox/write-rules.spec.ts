@@ -12,9 +12,9 @@ const ctx: RuleContext = { chatbotBuilder: false, uploadKindOf: (url) => KINDS[u
 
 describe('plain write rules', () => {
   it.each<[string, Record<string, unknown>, number, string]>([
-    ['message_type required', { message: 'x' }, -510, 'message_type is required'],
-    ['unknown message_type', { message_type: 'ZZ' }, -510, "message_type 'ZZ' is not one of TX, LI, IM, FI, AU"],
-    ['a number for message_type', { message_type: 1 }, -510, 'message_type 1 is not one of TX, LI, IM, FI, AU (a string is expected, not a number)'],
+    ['message_type required', { message: 'x' }, -509, 'message_type is required'],
+    ['unknown message_type', { message_type: 'ZZ' }, -509, "message_type 'ZZ' is not one of TX, LI, IM, FI, AU"],
+    ['a number for message_type', { message_type: 1 }, -509, 'message_type 1 is not one of TX, LI, IM, FI, AU (a string is expected, not a number)'],
     ['TX needs message', { message_type: 'TX' }, -510, 'message is required for message_type TX'],
     ['LI needs message', { message_type: 'LI', message: '' }, -510, 'message is required for message_type LI'],
     ['TX of spaces only', { message_type: 'TX', message: '   ' }, -510, 'message is required for message_type TX (it is only whitespace)'],

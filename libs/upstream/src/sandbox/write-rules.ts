@@ -90,10 +90,11 @@ function check(body: Obj, ctx: RuleContext): WrittenBubble {
   }
 }
 
+/** A missing or unknown message_type is a bad parameter (-509), not a malformed message (-510). */
 function messageTypeOf(v: unknown): MessageType {
-  if (v === undefined || v === null || v === '') throw invalid('message_type is required');
+  if (v === undefined || v === null || v === '') throw new RuleViolation(Code.InvalidJson, 'message_type is required');
   if (typeof v !== 'string' || !(MESSAGE_TYPES as readonly string[]).includes(v)) {
-    throw notOneOf('message_type', v, MESSAGE_TYPES);
+    throw notOneOf('message_type', v, MESSAGE_TYPES, Code.InvalidJson);
   }
   return v as MessageType;
 }

@@ -5,8 +5,18 @@ export class SandboxActionResponseDto {
   @ApiProperty({ description: 'false when the sandbox messenger refused the action' })
   ok!: boolean;
 
-  @ApiPropertyOptional({ type: 'integer', description: 'on ok:true: the seq of the last journal item the action caused (0 when it caused none)' })
-  seq?: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    description: 'on ok:true: the seq of the last journal item the action caused (0 when it caused none); null while `pending`',
+  })
+  seq?: number | null;
+
+  @ApiPropertyOptional({
+    description:
+      "on ok:true: the action was done but the service could not take the sandbox messenger's callback yet; the messenger repeats it and the service journals the item then (do not repeat the call: it would do the action again)",
+  })
+  pending?: string;
 
   @ApiPropertyOptional({ description: "on ok:false: the sandbox messenger's code, e.g. BLOCKED or CHAT_DEACTIVATED" })
   code?: string;
