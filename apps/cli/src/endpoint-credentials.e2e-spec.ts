@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,33 +7,29 @@ import { runCli } from './test-support/cli';
 
 const NETWORK_HINT = 'check --endpoint (or BRANDWIRE_ENDPOINT): `brandwire env` shows the one in use';
 
-/**
- * A service stand-in: under /refusing every key gets the 401 envelope, elsewhere a GET gets a proxy's 502 page, and
- * every change (POST) is read and never answered.
- */
-function startStandIn(): Promise<{ server: Server; port: number }> {
+/** A service stand-in: a GET gets a proxy's 502 page, and every change (POST) is read and never answered; `asked` counts the requests. */
+function startStandIn(): Promise<{ server: Server; port: number; asked: () => number }> {
+  let asked = 0;
   const server = createServer((request, response) => {
+    asked += 1;
     if (request.method === 'POST') return void request.resume();
-    if (request.url?.startsWith('/refusing/') === true) {
-      response.writeHead(401, { 'content-type': 'application/json' });
-      return void response.end(JSON.stringify({ ok: false, code: 'UNAUTHORIZED', message: 'invalid or missing API key' }));
-    }
     response.writeHead(502, { 'content-type': 'text/html' });
     response.end('<html>Bad Gateway</html>');
   });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, port: (server.address() as AddressInfo).port })));
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done({ server, port: (server.address() as AddressInfo).port, asked: () => asked })));
 }
 
 describe("an endpoint URL's credentials, query and fragment never show in messages", () => {
   let dir: string;
   let standIn: Server;
   let port: number;
+  let asked: () => number;
   const run = (args: string[], endpoint: string, token = 'bw_some_key', extra: Record<string, string> = {}) =>
     runCli([...args, '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'config'), BRANDWIRE_ENDPOINT: endpoint, BRANDWIRE_TOKEN: token, ...extra } });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'bw-endpoint-secrets-'));
-    ({ server: standIn, port } = await startStandIn());
+    ({ server: standIn, port, asked } = await startStandIn());
   });
   afterAll(async () => {
     standIn.closeAllConnections();
@@ -41,19 +37,72 @@ describe("an endpoint URL's credentials, query and fragment never show in messag
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each([
-    ['userinfo', 'http://u:EPSECRETPW@127.0.0.1:9', 'http://127.0.0.1:9'],
-    ['query and fragment', 'http://127.0.0.1:9/x?tok=EPQSECRET#EPFRAGMENT', 'http://127.0.0.1:9/x'],
-  ])('NETWORK names the unreachable endpoint without its %s', async (_, endpoint, shown) => {
-    const result = await run(['whoami'], endpoint);
+  const ENV_HINT = 'set BRANDWIRE_ENDPOINT to the service URL, or unset it to use the stored endpoint';
+
+  it('refuses an endpoint with a user name or password in BRANDWIRE_ENDPOINT (CONFIG), sending nothing and never repeating the password', async () => {
+    const before = asked();
+    const result = await run(['whoami'], `http://u:EPSECRETPW@127.0.0.1:${port}/bw`);
     expect({ code: result.code, out: result.json() }).toEqual({
       code: 1,
-      out: { ok: false, error: `could not reach the service at ${shown}: ECONNREFUSED`, code: 'NETWORK', hint: NETWORK_HINT },
+      out: {
+        ok: false,
+        error: `BRANDWIRE_ENDPOINT must not carry a user name or password (the key goes in the Authorization header): give http://127.0.0.1:${port}/bw`,
+        code: 'CONFIG',
+        hint: ENV_HINT,
+      },
+    });
+    const forPeople = await runCli(['whoami'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'config'), BRANDWIRE_ENDPOINT: `http://someone@127.0.0.1:${port}`, BRANDWIRE_TOKEN: 'bw_some_key' } });
+    expect({ code: forPeople.code, stdout: forPeople.stdout, stderr: forPeople.stderr }).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Error: BRANDWIRE_ENDPOINT must not carry a user name or password (the key goes in the Authorization header): give http://127.0.0.1:${port} (CONFIG)\nHint: ${ENV_HINT}\n`,
+    });
+    expect(`${result.stdout}${result.stderr}${forPeople.stderr}`).not.toMatch(/EPSECRETPW|someone/);
+    expect(asked()).toBe(before);
+  });
+
+  it('refuses a stored endpoint with a password (CONFIG naming the file), and one given with --endpoint (USAGE)', async () => {
+    const configDir = join(dir, 'stored-userinfo');
+    mkdirSync(configDir, { recursive: true });
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ endpoint: `https://u:EPSECRETPW@127.0.0.1:${port}`, token: 'bw_some_key' }));
+    const stored = await runCli(['whoami', '--json'], { env: { BRANDWIRE_CONFIG_DIR: configDir } });
+    expect({ code: stored.code, out: stored.json() }).toEqual({
+      code: 1,
+      out: {
+        ok: false,
+        error: `the endpoint in ${join(configDir, 'config.json')} must not carry a user name or password (the key goes in the Authorization header): give https://127.0.0.1:${port}`,
+        code: 'CONFIG',
+        hint: 'pass --endpoint <url> (`setup` and `login` store it), or correct `endpoint` in that file',
+      },
+    });
+    const flag = await runCli(['setup', 'bw_some_key', '--endpoint', `http://u:EPSECRETPW@127.0.0.1:${port}/bw`, '--dry-run', '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'config') } });
+    expect({ code: flag.code, out: flag.json() }).toEqual({
+      code: 2,
+      out: { ok: false, error: `--endpoint must not carry a user name or password (the key goes in the Authorization header): give http://127.0.0.1:${port}/bw`, code: 'USAGE' },
+    });
+    expect(`${stored.stdout}${stored.stderr}${flag.stdout}${flag.stderr}`).not.toContain('EPSECRETPW');
+  });
+
+  it.each([
+    ['not http(s)', 'ftp://u:EPSECRETPW@files.test/x?k=1', 'BRANDWIRE_ENDPOINT must be an http or https URL, got "ftp://files.test/x"'],
+    ['without a scheme (read as the scheme "u:")', 'u:EPSECRETPW@127.0.0.1:8080', 'BRANDWIRE_ENDPOINT must be an http or https URL, got "u:…"'],
+    ['not a URL', 'http://u:EPSECRETPW@', 'BRANDWIRE_ENDPOINT must be a URL such as http://127.0.0.1:8080, got "http://"'],
+  ])('refuses an endpoint %s without repeating its password', async (_, endpoint, error) => {
+    const result = await run(['whoami'], endpoint);
+    expect({ code: result.code, out: result.json() }).toEqual({ code: 1, out: { ok: false, error, code: 'CONFIG', hint: ENV_HINT } });
+    expect(`${result.stdout}${result.stderr}`).not.toContain('EPSECRETPW');
+  });
+
+  it('NETWORK names the unreachable endpoint without its query and fragment', async () => {
+    const result = await run(['whoami'], 'http://127.0.0.1:9/x?tok=EPQSECRET#EPFRAGMENT');
+    expect({ code: result.code, out: result.json() }).toEqual({
+      code: 1,
+      out: { ok: false, error: 'could not reach the service at http://127.0.0.1:9/x: ECONNREFUSED', code: 'NETWORK', hint: NETWORK_HINT },
     });
   });
 
-  it('an answer without the envelope names the endpoint without its userinfo', async () => {
-    const result = await run(['whoami'], `http://u:EPSECRETPW@127.0.0.1:${port}`);
+  it('an answer without the envelope names the endpoint without its query', async () => {
+    const result = await run(['whoami'], `http://127.0.0.1:${port}?tok=EPQSECRET`);
     expect({ code: result.code, out: result.json() }).toEqual({
       code: 1,
       out: {
@@ -66,8 +115,8 @@ describe("an endpoint URL's credentials, query and fragment never show in messag
     });
   });
 
-  it('a change left without an answer (TIMEOUT) names the endpoint without its userinfo', async () => {
-    const result = await run(['block', '--channel', 'acme-kakao', '--to', 'alice'], `http://u:EPSECRETPW@127.0.0.1:${port}`, 'bw_some_key', { BRANDWIRE_TIMEOUT_MS: '300' });
+  it('a change left without an answer (TIMEOUT) names the endpoint without its query', async () => {
+    const result = await run(['block', '--channel', 'acme-kakao', '--to', 'alice'], `http://127.0.0.1:${port}?tok=EPQSECRET`, 'bw_some_key', { BRANDWIRE_TIMEOUT_MS: '300' });
     expect({ code: result.code, out: result.json() }).toEqual({
       code: 1,
       out: {
@@ -75,21 +124,6 @@ describe("an endpoint URL's credentials, query and fragment never show in messag
         error: `no answer from the service at http://127.0.0.1:${port} within 0.3 s: POST /api/agent/block may have been carried out`,
         code: 'TIMEOUT',
         hint: 'check whether it took effect before doing it again',
-      },
-    });
-  });
-
-  it('setup names the service that refused the key without the userinfo of its URL', async () => {
-    const endpoint = `http://u:EPSECRETPW@127.0.0.1:${port}/refusing`;
-    const result = await runCli(['setup', 'bw_some_key', '--endpoint', endpoint, '--dry-run', '--json'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'config') } });
-    expect({ code: result.code, out: result.json() }).toEqual({
-      code: 4,
-      out: {
-        ok: false,
-        error: 'invalid or missing API key',
-        code: 'UNAUTHORIZED',
-        status: 401,
-        hint: `http://127.0.0.1:${port}/refusing does not know this key: check that it was copied whole, and that this is the service that issued it (--endpoint)`,
       },
     });
   });

@@ -35,7 +35,9 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
   const relaySettings = relaySettingsFrom(env[RELAY_ENV]);
   const relayCursors = relaySettings && (relaySettings.targets.length > 0 || relaySettings.ai) ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
   const memos = relaySettings?.commands ? new Memos(join(dirname(options.state), 'memos.json')) : undefined;
-  const key = relaySettings && new ServiceKey({ endpoint: relaySettings.endpoint, token: relaySettings.token, configFile: relaySettings.configFile, needs: scopeNeededBy(relaySettings) }, log);
+  // the service's calls end on it: one it leaves unanswered must not hold the stop for the client's whole timeout
+  const stopping = new AbortController();
+  const key = relaySettings && new ServiceKey({ endpoint: relaySettings.endpoint, token: relaySettings.token, configFile: relaySettings.configFile, needs: scopeNeededBy(relaySettings), stop: stopping.signal }, log);
   const backend = await openGraphBackend(options.graph);
   const queryToken = newAccessToken();
   let server: KnowledgeServer | undefined;
@@ -79,9 +81,13 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     port: listening.port,
     stop: async () => {
       unguard();
+      // the relay is told first, in the same tick: an AI reply whose call the stop cuts short then finds the relay
+      // stopping, and keeps no cursor past a message it did not answer
+      const relayStopped = relay?.stop();
+      stopping.abort();
       try {
         await commandsListening?.close();
-        await relay?.stop();
+        await relayStopped;
         await listening.close();
         await backend.close();
       } finally {

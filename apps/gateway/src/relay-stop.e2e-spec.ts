@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveService, TEST_TOKENS } from '@brandwire/client/testing';
-import { spawnGateway, waitForState } from './test-support/gateway-process';
+import { spawnGateway, until, waitForState } from './test-support/gateway-process';
 
 /** The service, a real gateway process and two failing targets: more than Jest's 5 s. */
 const PROCESS_TEST_MS = 60_000;
@@ -27,14 +27,6 @@ async function startFailingTarget(status: number): Promise<{ url: string; posts:
     posts: () => posts,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
-}
-
-async function until(what: string, probe: () => boolean, output: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the gateway logged:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('stopping a gateway whose targets are down', () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LiveService, TEST_TOKENS } from '@brandwire/client/testing';
-import { type GatewayProcess, spawnGateway, waitForState } from './test-support/gateway-process';
+import { type GatewayProcess, spawnGateway, until, waitForState } from './test-support/gateway-process';
 
 /** The service, a real gateway process and a team chat: more than Jest's 5 s. */
 const PROCESS_TEST_MS = 60_000;
@@ -26,14 +26,6 @@ async function startTeamChat(): Promise<{ url: string; lines: string[]; close: (
     lines,
     close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
   };
-}
-
-async function until(what: string, probe: () => boolean, output: () => string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the gateway logged:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('the gateway whose key the service refuses', () => {

@@ -18,7 +18,7 @@ describe('the key the gateway uses, read again from the config file while the se
   const store = (token: string, endpoint = live.url): void => writeFileSync(configFile, JSON.stringify({ endpoint, token }), { mode: 0o600 });
   const keyOf = (token: string, needs: 'BrandRead' | 'BrandWrite' = 'BrandRead'): ServiceKey => {
     store(token);
-    return new ServiceKey({ endpoint: live.url, token, configFile, needs: { scope: needs, why: needs === 'BrandWrite' ? 'send AI replies (gateway.ai.reply auto)' : 'read the signals' } }, (line) => lines.push(line));
+    return new ServiceKey({ endpoint: live.url, token, configFile, needs: { scope: needs, why: needs === 'BrandWrite' ? 'send AI replies (gateway.ai.reply auto)' : 'read the signals' }, stop: new AbortController().signal }, (line) => lines.push(line));
   };
 
   beforeAll(async () => {

@@ -26,6 +26,8 @@ export interface ServiceKeySettings {
   /** the CLI's config file the key was read from; undefined when it came from elsewhere (BRANDWIRE_TOKEN) */
   configFile: string | undefined;
   needs: NeededScope;
+  /** the gateway's stop: ends at once every call the key's clients are making */
+  stop: AbortSignal;
 }
 
 /**
@@ -155,6 +157,6 @@ export class ServiceKey {
   }
 
   private clientWith(token: string, timeoutMs?: number): BrandwireClient {
-    return new BrandwireClient({ endpoint: this.settings.endpoint, token, userAgent: 'brandwire-gateway', ...(timeoutMs !== undefined && { timeoutMs }) });
+    return new BrandwireClient({ endpoint: this.settings.endpoint, token, userAgent: 'brandwire-gateway', signal: this.settings.stop, ...(timeoutMs !== undefined && { timeoutMs }) });
   }
 }

@@ -173,6 +173,22 @@ describe('BrandwireClient without a Brandwire service', () => {
     await new Promise((done) => silent.close(done));
   });
 
+  it("ends a call the service leaves unanswered as soon as the client's signal aborts, with the signal's reason", async () => {
+    const silent = createServer((request) => request.resume());
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const stopping = new AbortController();
+    const client = new BrandwireClient({ endpoint: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 20_000, signal: stopping.signal });
+    const reads = [client.me(), client.messages({ brand: 'b', userKey: 'u' }), client.send({ brandKey: 'b', userKey: 'u', text: 't' })];
+    const started = Date.now();
+    setTimeout(() => stopping.abort(), 200);
+    for (const read of reads) await expect(read).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // a call made after the stop does not go out
+    await expect(client.me()).rejects.toMatchObject({ name: 'AbortError' });
+    silent.closeAllConnections();
+    await new Promise((done) => silent.close(done));
+  });
+
   it('reports a connection that broke after the whole request went out as unanswered: the service may have carried it out', async () => {
     // reads each request to its end, then drops the connection without an answer
     const hangUp = createServer((request) => {

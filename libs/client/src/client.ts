@@ -51,7 +51,8 @@ function idempotencyHeader(options: SendOptions): Record<string, string> {
 
 /**
  * A typed client of the Brandwire REST API: one method per endpoint, returning the REST JSON unchanged.
- * Error envelopes throw ApiError; no answer throws NetworkError; a 2xx answer without the fields the service's
+ * Error envelopes throw ApiError; no answer throws NetworkError; a call that `options.signal` ended rejects with the
+ * signal's reason (an AbortError); a 2xx answer without the fields the service's
  * answer has (an endpoint that is not Brandwire) throws ApiError `BAD_RESPONSE` naming what it lacked. Messenger
  * rejections of a send are HTTP 200 with `ok: false` and are returned, not thrown, as the REST API returns them.
  */

@@ -15,6 +15,8 @@ export interface ClientOptions {
   /** per request, in milliseconds (default 30 s; uploads get four times as long) */
   timeoutMs?: number;
   userAgent?: string;
+  /** ends every call of this client at once when it aborts (a daemon stopping): the call rejects with the signal's reason */
+  signal?: AbortSignal | undefined;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -107,9 +109,11 @@ export class Http {
   }
 
   private async send(config: Parameters<AxiosInstance['request']>[0]): Promise<AxiosResponse> {
+    const { signal } = this.options;
     try {
-      return await this.axios.request(config);
+      return await this.axios.request(signal ? { ...config, signal } : config);
     } catch (error) {
+      signal?.throwIfAborted();
       if (isAxiosError(error) && (!error.response || answerCutOff(error))) throw this.noAnswer(error, config);
       throw error;
     }

@@ -1,7 +1,7 @@
 export { BrandwireClient, type FileType, type ImageStyle, type SendOptions, type Target } from './client';
 export { ApiError, NetworkError, type UnansweredRequest, isApiError, isNetworkError } from './errors';
 export type { ClientOptions } from './http';
-export { shownEndpoint, shownUrl } from './shown-url';
+export { shownEndpoint, shownUrl, withoutUserinfo } from './shown-url';
 export type * from './account-types';
 export type * from './outbound-types';
 export type * from './retrieval-types';

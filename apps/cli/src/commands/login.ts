@@ -26,7 +26,7 @@ export default class Login extends BrandwireCommand {
   async run(): Promise<SetupResult> {
     const { flags } = await this.parse(Login);
     const session = this.session();
-    const endpoint = flags.endpoint === undefined ? sessionEndpoint(session) : checkEndpoint(flags.endpoint);
+    const endpoint = flags.endpoint === undefined ? await sessionEndpoint(session) : await checkEndpoint(flags.endpoint);
     const client = await clientFor(endpoint, undefined);
     const bold = (text: string) => paint(text, 'bold', colorEnabled(process.stderr));
     const token = await deviceLogin({

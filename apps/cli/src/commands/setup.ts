@@ -89,7 +89,7 @@ export default class Setup extends BrandwireCommand {
             provider: flags['ai-provider'],
             model: flags['ai-model'],
             apiKey: flags['ai-api-key'],
-            url: flags['ai-url'] === undefined ? undefined : checkAiUrl(flags['ai-url'], '--ai-url'),
+            url: flags['ai-url'] === undefined ? undefined : await checkAiUrl(flags['ai-url'], '--ai-url'),
             reply: flags['ai-reply'],
             instructions: flags['ai-instructions'],
           },

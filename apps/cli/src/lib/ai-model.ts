@@ -2,7 +2,7 @@ import { AI_PROVIDERS, AiKeyMissingError, type AiProvider, type AiSettings, type
 import { distance } from 'fastest-levenshtein';
 import { CliError, usageError } from './cli-error';
 import type { GatewaySettings } from './config-store';
-import { checkEndpoint } from './connect';
+import { checkHttpUrl } from './connect';
 import { EXIT } from './exit-codes';
 
 type StoredAi = NonNullable<GatewaySettings['ai']>;
@@ -19,9 +19,9 @@ export function withProvider(stored: StoredAi | undefined, provider: string | un
 }
 
 /** The provider to ask: the stored `gateway.ai`, with `--provider` and `--url` taking over. `model` may be unset here. */
-export function providerSettings(stored: StoredAi | undefined, given: { provider?: string; url?: string }): AiSettings {
+export async function providerSettings(stored: StoredAi | undefined, given: { provider?: string; url?: string }): Promise<AiSettings> {
   const ai = withProvider(stored, given.provider);
-  const url = given.url === undefined ? ai.url : checkAiUrl(given.url, '--url');
+  const url = given.url === undefined ? ai.url : await checkAiUrl(given.url, '--url');
   return { provider: providerOf(ai, ' (or pass --provider)'), model: ai.model ?? '', ...(ai.apiKey && { apiKey: ai.apiKey }), ...(url !== undefined && { url }) };
 }
 
@@ -43,8 +43,8 @@ export function providerOf(stored: StoredAi | undefined, hintTail: string): AiPr
  * A provider's base URL: http(s), without credentials, a query or a fragment (paths are added after it, and the
  * URL is shown in messages, where a secret in it would be too).
  */
-export function checkAiUrl(value: string, flag: string): string {
-  const url = new URL(checkEndpoint(value, flag));
+export async function checkAiUrl(value: string, flag: string): Promise<string> {
+  const url = await checkHttpUrl(value, flag);
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
     throw usageError(`${flag} must be a base URL without credentials, query or fragment, got ${JSON.stringify(`${url.protocol}//${url.host}${url.pathname}…`)}`, 'the API key goes in --ai-api-key');
   }

@@ -11,15 +11,35 @@ function userAgent(): string {
   return `brandwire-cli/${version} node/${process.version}`;
 }
 
-/** Checks an endpoint given on the command line or in the environment: an http(s) URL without a path. */
-export function checkEndpoint(value: string, source = '--endpoint'): string {
-  let url: URL;
+/**
+ * Checks a URL given as `source`: http or https, else USAGE naming `source`. A value refused is shown without a user
+ * name or password (nor, when it has a host, its query or fragment); the client lib that shows it is loaded only then.
+ */
+export async function checkHttpUrl(value: string, source: string): Promise<URL> {
+  let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
-    throw usageError(`${source} must be a URL such as http://127.0.0.1:8080, got "${value}"`);
+    url = undefined;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw usageError(`${source} must be an http or https URL, got "${value}"`);
+  if (url?.protocol === 'http:' || url?.protocol === 'https:') return url;
+  const { shownEndpoint, withoutUserinfo } = await import('@brandwire/client');
+  if (url === undefined) throw usageError(`${source} must be a URL such as http://127.0.0.1:8080, got "${withoutUserinfo(value)}"`);
+  // a URL without a host ("user:pass@host" reads as the scheme "user:") is shown by its scheme alone when it may hold a password
+  const shown = url.host !== '' ? shownEndpoint(value) : value.includes('@') ? `${url.protocol}…` : value;
+  throw usageError(`${source} must be an http or https URL, got "${shown}"`);
+}
+
+/**
+ * Checks an endpoint given on the command line or in the environment: an http(s) URL without a user name or
+ * password, which the HTTP library would send as Basic auth in place of the key's Authorization header.
+ */
+export async function checkEndpoint(value: string, source = '--endpoint'): Promise<string> {
+  const url = await checkHttpUrl(value, source);
+  if (url.username !== '' || url.password !== '') {
+    const { shownEndpoint } = await import('@brandwire/client');
+    throw usageError(`${source} must not carry a user name or password (the key goes in the Authorization header): give ${shownEndpoint(value)}`);
+  }
   return value.replace(/\/+$/, '');
 }
 
@@ -40,13 +60,13 @@ function endpointOrigin(session: Pick<Session, 'endpointSource' | 'configPath'>)
 }
 
 /**
- * The session's endpoint, checked: one from BRANDWIRE_ENDPOINT or the config file that is not an http(s) URL is a
+ * The session's endpoint, checked: one from BRANDWIRE_ENDPOINT or the config file that checkEndpoint refuses is a
  * CONFIG failure (exit 1: nothing on the command line was wrong), naming where it came from.
  */
-export function sessionEndpoint(session: Pick<Session, 'endpoint' | 'endpointSource' | 'configPath'>): string {
+export async function sessionEndpoint(session: Pick<Session, 'endpoint' | 'endpointSource' | 'configPath'>): Promise<string> {
   const { source, hint } = endpointOrigin(session);
   try {
-    return checkEndpoint(session.endpoint, source);
+    return await checkEndpoint(session.endpoint, source);
   } catch (error) {
     if (error instanceof CliError) throw new CliError('CONFIG', error.message, EXIT.error, {}, hint);
     throw error;
@@ -85,11 +105,11 @@ export function requestTimeoutMs(env: Record<string, string | undefined> = proce
  */
 export async function clientFor(endpoint: string, token: string | undefined, timeoutMs = requestTimeoutMs()): Promise<BrandwireClient> {
   const { BrandwireClient } = await import('@brandwire/client');
-  return new BrandwireClient({ endpoint: checkEndpoint(endpoint, 'the endpoint'), token, userAgent: userAgent(), timeoutMs });
+  return new BrandwireClient({ endpoint: await checkEndpoint(endpoint, 'the endpoint'), token, userAgent: userAgent(), timeoutMs });
 }
 
 /** A client with the session's key; without a key this is the "authentication needed" failure (exit 4). */
 export async function connect(session: Session): Promise<BrandwireClient> {
   if (!session.token) throw authRequired();
-  return clientFor(sessionEndpoint(session), session.token);
+  return clientFor(await sessionEndpoint(session), session.token);
 }

@@ -23,7 +23,7 @@ export async function relayEnvironment(session: Session, note: (message: string)
   const commanded = commands?.secret ? commands : undefined;
   if (!sink?.url && !crm?.url && !answering && !commanded) return {};
   if (!session.token) throw authRequired();
-  const endpoint = sessionEndpoint(session);
+  const endpoint = await sessionEndpoint(session);
   const key = await keyInUse(session, session.token, note);
   if (answering) checkAnswering(answering, Boolean(sink?.url), key);
   if (commanded && !sink?.url) {
@@ -61,7 +61,7 @@ interface KeyInUse {
  */
 async function keyInUse(session: Session, token: string, note: (message: string) => void): Promise<KeyInUse> {
   if (token === session.config.token) return { scope: session.config.scope, name: 'the stored key', remedy: 'store a BrandWrite key with `brandwire setup <key>`' };
-  const endpoint = sessionEndpoint(session);
+  const endpoint = await sessionEndpoint(session);
   const asked = Date.now();
   const client = await clientFor(endpoint, token, KEY_CHECK_MS);
   const service = (await import('@brandwire/client')).shownEndpoint(endpoint);

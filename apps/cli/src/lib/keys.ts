@@ -66,7 +66,7 @@ async function otherStoredKeyId(session: Session, clientFor: ClientFor): Promise
   if (stored === undefined || stored === session.token) return null;
   const { isApiError } = await import('@brandwire/client');
   try {
-    const { keys } = await (await clientFor(sessionEndpoint(session), stored)).keys();
+    const { keys } = await (await clientFor(await sessionEndpoint(session), stored)).keys();
     return keys.find((key) => key.current)?.id ?? null;
   } catch (error) {
     if (isApiError(error) && error.code === 'UNAUTHORIZED') return null;
@@ -155,7 +155,7 @@ export async function runLogout(
   }
   const base = { ok: true as const, endpoint: session.endpoint, configPath: session.configPath };
   if (stored === undefined) return { ...base, revoked: false, service: 'not-asked', forgotten: false, id: null, name: null, gateway: null };
-  const revocation = await revokeOwnKey(() => clientFor(sessionEndpoint(session), stored), session.config.keyName ?? null);
+  const revocation = await revokeOwnKey(async () => clientFor(await sessionEndpoint(session), stored), session.config.keyName ?? null);
   const untold = revocation.service === 'unreachable' || revocation.service === 'failed';
   if (untold && !options.force) {
     const name = revocation.name === null ? 'the key' : `the key "${revocation.name}"`;

@@ -157,7 +157,7 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
   checkPorts(input, gateway, queryPort);
   // a service URL that is to be asked for is checked as it is answered: a wrong stored one must not keep setup from fixing it
   const askEndpoint = input.key === undefined && input.prompter !== undefined && input.endpoint === undefined;
-  let endpoint = askEndpoint ? session.endpoint : input.endpoint === undefined ? sessionEndpoint(session) : checkEndpoint(input.endpoint, '--endpoint');
+  let endpoint = askEndpoint ? session.endpoint : input.endpoint === undefined ? await sessionEndpoint(session) : await checkEndpoint(input.endpoint, '--endpoint');
   let key = input.key;
   if (key === undefined) {
     if (!input.prompter) {
@@ -166,7 +166,7 @@ export async function runSetup(input: SetupInput, session: Session): Promise<Set
         'create a key with `brandwire login`, or ask an Admin for one',
       );
     }
-    if (askEndpoint) endpoint = checkEndpoint(await input.prompter.endpoint(endpoint), 'the service URL');
+    if (askEndpoint) endpoint = await checkEndpoint(await input.prompter.endpoint(endpoint), 'the service URL');
     key = await input.prompter.key();
   }
   key = key.trim();

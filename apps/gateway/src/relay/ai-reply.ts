@@ -33,6 +33,7 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
   try {
     room = (await ctx.client().messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages;
   } catch (error) {
+    if (ctx.stop.aborted) return;
     ctx.report(`error: the AI reply to ${where} is skipped: its room could not be read (${describe(error)})`);
     return handOver(ctx, brand, userKey, seq, 'the AI could not read the room');
   }
@@ -65,6 +66,7 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
   try {
     meanwhile = whyNotAnswered((await ctx.client().messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages, seq);
   } catch (error) {
+    if (ctx.stop.aborted) return;
     ctx.report(`error: the AI's answer to ${where} is dropped: its room could not be read again (${describe(error)})`);
     return handOver(ctx, brand, userKey, seq, 'the AI could not check the room before answering');
   }
@@ -96,6 +98,8 @@ async function sendReply(ctx: AiReplyContext, brand: string, userKey: string, se
     ctx.report(`error: the AI's answer to ${where} was not delivered: the messenger answered ${sent.code}${sent.message ? ` (${sent.message})` : ''}`);
     handOver(ctx, brand, userKey, seq, `the AI's answer was not delivered (${sent.code})`);
   } catch (error) {
+    // a send the stop cut short: after the restart the message is answered again, under the same idempotency key
+    if (ctx.stop.aborted) return;
     // the same message answered before a restart: that answer stands
     if (isApiError(error) && error.code === 'IDEMPOTENCY_CONFLICT') return ctx.report(`the AI answered ${where} before`);
     ctx.report(`error: the AI's answer to ${where} could not be sent (${describe(error)})`);

@@ -58,6 +58,10 @@ describe('relaySettingsFrom', () => {
     ['not json', `${RELAY_ENV} is not JSON`],
     [JSON.stringify({ token: 'k' }), `${RELAY_ENV}: endpoint must be the service's http(s) URL`],
     [JSON.stringify({ endpoint: 'http://x' }), `${RELAY_ENV}: token (the key to read signals with) is missing`],
+    [
+      JSON.stringify({ endpoint: 'http://relay:RELAYPW@127.0.0.1:8080/bw', token: 'k' }),
+      `${RELAY_ENV}: endpoint must not carry a user name or password (the key goes in the Authorization header): give http://127.0.0.1:8080/bw`,
+    ],
     [JSON.stringify({ ...base, sink: { url: 'ftp://chat' } }), 'the team chat url must be an http(s) URL, got "ftp://chat"'],
     [JSON.stringify({ ...base, sink: { type: 'pager', url: 'https://chat' } }), 'the team-chat type must be one of slack, teams, discord, webhook, got "pager"'],
   ])('refuses %s, saying why', (raw, message) => {

@@ -1,4 +1,5 @@
 import { AI_PROVIDERS, AI_REPLY_MODES, type AiReplyMode, type AiSettings, isAiProvider } from '@brandwire/ai';
+import { shownEndpoint } from '@brandwire/client';
 import { isAbsolute } from 'node:path';
 import { type CommandSettings, commandSettingsOf } from '../commands/command-settings';
 import type { NeededScope } from '../service-key';
@@ -58,6 +59,9 @@ export function relaySettingsFrom(raw: string | undefined): RelaySettings | unde
     throw new Error(`${RELAY_ENV} is not JSON`);
   }
   if (typeof given.endpoint !== 'string' || !isHttpUrl(given.endpoint)) throw new Error(`${RELAY_ENV}: endpoint must be the service's http(s) URL`);
+  if (hasUserinfo(given.endpoint)) {
+    throw new Error(`${RELAY_ENV}: endpoint must not carry a user name or password (the key goes in the Authorization header): give ${shownEndpoint(given.endpoint)}`);
+  }
   if (typeof given.token !== 'string' || given.token === '') throw new Error(`${RELAY_ENV}: token (the key to read signals with) is missing`);
   const configFile = given.configFile;
   if (configFile !== undefined && (typeof configFile !== 'string' || !isAbsolute(configFile))) throw new Error(`${RELAY_ENV}: configFile must be the absolute path of the CLI's config file`);
@@ -108,6 +112,12 @@ function targetOf(name: RelayTarget['name'], given: Given, type: unknown): Relay
   if (typeof given.url !== 'string' || !isHttpUrl(given.url)) throw new Error(`the ${name} url must be an http(s) URL, got ${JSON.stringify(given.url)}`);
   if (!(TEAM_CHAT_TYPES as readonly unknown[]).includes(type)) throw new Error(`the team-chat type must be one of ${TEAM_CHAT_TYPES.join(', ')}, got ${JSON.stringify(type)}`);
   return { name, type: type as TeamChatType, url: given.url, token: typeof given.token === 'string' && given.token !== '' ? given.token : undefined };
+}
+
+/** A user name or password in the service's URL: the HTTP client would send it as Basic auth in place of the key. */
+function hasUserinfo(value: string): boolean {
+  const url = new URL(value);
+  return url.username !== '' || url.password !== '';
 }
 
 function isHttpUrl(value: string): boolean {

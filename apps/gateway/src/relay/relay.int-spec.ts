@@ -78,7 +78,7 @@ describe('the relay to a team chat with AI suggestions, against the built servic
         targets: [{ name: 'team chat', type: 'webhook', url: chat.url, token: undefined }],
         ai: { mode: 'suggest', model: { provider: 'openai', model: 'gpt-test', apiKey: 'sk-test', url: model.openAiUrl }, instructions: undefined },
       },
-      new ServiceKey({ endpoint: live.url, token: TEST_TOKENS.reader, configFile: undefined, needs: { scope: 'BrandRead', why: "read the channels' signals" } }, report),
+      new ServiceKey({ endpoint: live.url, token: TEST_TOKENS.reader, configFile: undefined, needs: { scope: 'BrandRead', why: "read the channels' signals" }, stop: new AbortController().signal }, report),
       new RelayCursors(join(dir, 'relay-cursors.json')),
       report,
     );
@@ -117,7 +117,7 @@ describe('the relay when the service it followed starts again with fresh data', 
     const cursors = new RelayCursors(join(dir, 'relay-cursors.json'));
     const relay = startRelay(
       { endpoint: first.url, token: TEST_TOKENS.reader, targets: [{ name: 'team chat', type: 'webhook', url: chat.url, token: undefined }] },
-      new ServiceKey({ endpoint: first.url, token: TEST_TOKENS.reader, configFile: undefined, needs: { scope: 'BrandRead', why: "read the channels' signals" } }, report),
+      new ServiceKey({ endpoint: first.url, token: TEST_TOKENS.reader, configFile: undefined, needs: { scope: 'BrandRead', why: "read the channels' signals" }, stop: new AbortController().signal }, report),
       cursors,
       report,
     );

@@ -139,6 +139,7 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
       channels = (await client.me()).brands.flatMap((brand) => brand.channels.map((channel) => channel.key));
       key.accepted(token);
     } catch (error) {
+      if (signal.aborted) return undefined;
       if (key.refuses(error, token)) return { refused: token };
       report(`error: the channels to relay could not be listed (${isApiError(error) ? `${error.code}, ${error.message}` : messageOf(error)}); asking again in ${(followed.size === 0 ? UNREACHABLE_RETRY_MS : DISCOVER_EVERY_MS) / 1000} s`);
       return undefined;

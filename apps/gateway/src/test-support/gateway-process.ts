@@ -52,3 +52,12 @@ export async function waitForState(gateway: GatewayProcess, file: string, timeou
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/** Waits until `probe` holds; past `timeoutMs`, fails with what the gateway logged (`output`). */
+export async function until(what: string, probe: () => boolean, output: () => string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; the gateway logged:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

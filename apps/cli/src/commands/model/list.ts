@@ -31,7 +31,7 @@ export default class ModelList extends BrandwireCommand {
 
   async run(): Promise<ModelListResult> {
     const { flags } = await this.parse(ModelList);
-    const ai = providerSettings(this.session().config.gateway?.ai, flags);
+    const ai = await providerSettings(this.session().config.gateway?.ai, flags);
     const { listModels } = await import('@brandwire/ai');
     const models = await listModels(ai).catch((error: unknown) => {
       throw aiFailure(ai, 'listing the models', error, 'check gateway.ai in the config (provider, apiKey, url)');

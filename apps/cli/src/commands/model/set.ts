@@ -33,7 +33,7 @@ export default class ModelSet extends BrandwireCommand {
     const { args, flags } = await this.parse(ModelSet);
     const session = this.session();
     const stored = session.config.gateway?.ai;
-    const ai = providerSettings(stored, flags);
+    const ai = await providerSettings(stored, flags);
     const id = args.id.trim();
     if (id === '') throw usageError('the model id is empty', 'see `brandwire model list`');
     if (flags.check) {
