@@ -125,5 +125,12 @@ describe.each(TEST_DIALECTS)('journal writes on %s', (dialect) => {
     await store.journal.append('acme-kakao', [{ userKey: 'dee', sessionId: '3001', kind: 'message', text: 'hi', timestampUnixMs: 2 }]);
     const room = await store.journal.getRoom('acme-kakao', 'dee');
     expect([room?.sessionId, room?.state]).toEqual(['3001', 'in_progress']);
+    // the send of no known session is a conversation of its own, whose convId can be asked for
+    const conversations = await store.journal.listConversations('acme-kakao', { max: 10 });
+    expect(conversations.map((c) => [c.sessionId, c.convId])).toEqual([
+      ['3001', '3001'],
+      ['', expect.stringMatching(/^-u[0-9a-f]{12}$/)],
+    ]);
+    expect((await store.journal.getConversation('acme-kakao', String(conversations[1]?.convId)))?.items.map((i) => i.text)).toEqual(['hello?']);
   });
 });

@@ -127,8 +127,8 @@ const TOUCH_ROOM = {
 
 /**
  * A conversation is one customer's session. Its convId is the session id, unless a conversation of another
- * customer has that convId already (a messenger that reused a session id): then `<session id>-u<hash of the
- * customer key>`, so the two are never merged.
+ * customer has that convId already (a messenger that reused a session id), or the session is not known: then
+ * `<session id>-u<hash of the customer key>`, so the two are never merged and every convId can be asked for.
  */
 const CONVERSATION_INSERT =
   'insert into "conversations" ("channel_key", "conv_id", "user_key", "session_id", "first_seq", "last_seq", "last_text", "last_ts_ms", "count", "ended") ' +
@@ -199,7 +199,10 @@ async function touchConversation(trx: Transaction<Database>, channelKey: string,
   const ends = item.kind === 'ended' || item.kind === 'expired' ? 1 : 0;
   const statement = ends ? TOUCH_CONVERSATION.ends : TOUCH_CONVERSATION.continues;
   const { sessionId, userKey } = item;
-  await statement.run(trx, [channelKey, channelKey, sessionId, userKey, customerConvId(sessionId, userKey), sessionId, userKey, sessionId, seq, seq, item.text, item.timestampUnixMs, ends]);
+  const ownConvId = customerConvId(sessionId, userKey);
+  // items of no known session (an agent's send before any callback of the customer) are theirs alone too
+  const convId = sessionId === '' ? ownConvId : sessionId;
+  await statement.run(trx, [channelKey, channelKey, sessionId, userKey, ownConvId, convId, userKey, sessionId, seq, seq, item.text, item.timestampUnixMs, ends]);
 }
 
 /** The convId of a customer's conversation whose session id another customer's conversation has taken already. */
