@@ -1,13 +1,13 @@
-import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '../common/auth/principal';
 import { RequiresScope } from '../common/auth/route-access';
 import { ApiErrors, type ErrorReasons, JSON_BODY_ERRORS, QUERY_ERRORS } from '../docs/api-errors';
 import { BrandQueryDto } from '../retrieval/dto/retrieval-query.dto';
-import { AdvanceClockDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
+import { AdvanceClockDto, SandboxFaultDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import { SandboxService } from './sandbox.service';
 import { ApiUserKeyParam, UserKeyParam } from '../common/http/user-key-param';
-import { SandboxActionResponseDto, SandboxChatResponseDto, SandboxClockResponseDto } from './dto/sandbox-response.dto';
+import { SandboxActionResponseDto, SandboxChatResponseDto, SandboxClockResponseDto, SandboxOkResponseDto } from './dto/sandbox-response.dto';
 
 /** The sandbox messenger's refusals: a bad request is the caller's; others are HTTP 200 with ok:false and its code. */
 const SANDBOX_ERRORS = {
@@ -15,7 +15,7 @@ const SANDBOX_ERRORS = {
   UPSTREAM_UNAVAILABLE: "the sandbox messenger could not be reached, or this service refused its callback (a 4xx the messenger does not repeat: the action was done, but not journaled)",
 } satisfies ErrorReasons;
 
-/** Present only while the sandbox messenger is the upstream. Every route but the clock names a channel. */
+/** Present only while the sandbox messenger is the upstream. Every route but the clock and the faults names a channel. */
 @ApiTags('sandbox')
 @Controller('sandbox')
 export class SandboxController {
@@ -94,5 +94,24 @@ export class SandboxController {
   @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS, { UPSTREAM_UNAVAILABLE: 'the sandbox messenger could not write its clock file; neither clock was moved' })
   advanceClock(@Body() dto: AdvanceClockDto) {
     return this.sandbox.advanceClock(dto);
+  }
+
+  @Post('faults')
+  @HttpCode(200)
+  @ApiOperation({ summary: "Has the sandbox messenger answer the next calls of a partner call with a failure its rules never give (-400, -500, -512, -600, -601), for every channel" })
+  @RequiresScope('BrandWrite', { brand: false })
+  @ApiOkResponse({ type: SandboxOkResponseDto })
+  @ApiErrors(JSON_BODY_ERRORS, SANDBOX_ERRORS)
+  setFault(@Body() dto: SandboxFaultDto) {
+    return this.sandbox.setFault(dto);
+  }
+
+  @Delete('faults')
+  @ApiOperation({ summary: 'Forgets the failures set with POST /sandbox/faults and not used yet' })
+  @RequiresScope('BrandWrite', { brand: false })
+  @ApiOkResponse({ type: SandboxOkResponseDto })
+  @ApiErrors(SANDBOX_ERRORS)
+  clearFaults() {
+    return this.sandbox.clearFaults();
   }
 }

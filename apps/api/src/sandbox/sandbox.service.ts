@@ -4,7 +4,7 @@ import { CLOCK, SANDBOX } from '../app/tokens';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import type { Principal } from '../common/auth/principal';
 import { fail } from '../common/errors/envelope';
-import type { AdvanceClockDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
+import type { AdvanceClockDto, SandboxFaultDto, CustomerConsentDto, CustomerTapDto, CustomerWritesDto, OtherToolDeleteDto, SandboxBrandDto } from './dto/sandbox.dto';
 import type { SandboxLink } from './sandbox-link';
 
 export interface SandboxRefusal {
@@ -96,6 +96,18 @@ export class SandboxService {
     }
     if (!this.sandbox.sharesClock) this.clock.setOffset(result.now - Date.now());
     return { ok: true, now: result.now };
+  }
+
+  async setFault(dto: SandboxFaultDto): Promise<{ ok: true }> {
+    const result = await this.sandbox.control.setFault(dto.call, Number(dto.code), dto.times ?? 1);
+    if (!result.ok) throw fail('BAD_REQUEST', result.message);
+    return { ok: true };
+  }
+
+  async clearFaults(): Promise<{ ok: true }> {
+    const result = await this.sandbox.control.clearFaults();
+    if (!result.ok) throw fail('BAD_REQUEST', result.message);
+    return { ok: true };
   }
 }
 

@@ -13,7 +13,7 @@ import {
 import { UpstreamUnavailableError, toUnavailable } from './errors';
 import { HttpClientOptions, createKeepAliveAxios, parseJsonObject } from './keep-alive';
 
-type Method = 'GET' | 'POST' | 'PUT';
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * Client of the sandbox messenger's control API (`/_sandbox`): plays the customer, the partner setup and the
@@ -93,6 +93,15 @@ export class SandboxControlClient {
 
   advanceClock(seconds: number): Promise<SandboxResult<ClockResult>> {
     return this.call('POST', '/_sandbox/clock', { advanceSeconds: seconds });
+  }
+
+  /** The next `times` calls of the partner path `call` fail with the messenger's `code` (-400, -500, -512, -600, -601). */
+  setFault(call: string, code: number, times: number): Promise<SandboxResult<{ ok: true }>> {
+    return this.call('POST', '/_sandbox/faults', { call, code, times });
+  }
+
+  clearFaults(): Promise<SandboxResult<{ ok: true }>> {
+    return this.call('DELETE', '/_sandbox/faults');
   }
 
   getClock(): Promise<{ now: number }> {

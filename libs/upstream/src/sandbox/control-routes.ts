@@ -9,6 +9,8 @@ import { channelRoutes } from './channel-routes';
 import { ClockNotKeptError } from './clock-file';
 import { customerRoutes } from './customer-routes';
 import { viewOf } from './chat-view';
+import { FAULT_CODES } from './partner-faults';
+import type { CodeValue } from '../result-codes';
 
 /** The sandbox-only control API under /_sandbox (X-Partner-Key checked before). */
 export function controlRoutes(deps: SandboxDeps): Router {
@@ -26,6 +28,28 @@ export function controlRoutes(deps: SandboxDeps): Router {
   });
 
   r.use('/channels', channelRoutes(deps));
+
+  r.post('/faults', (req: Request, res: Response) => {
+    const body = bodyOf(req);
+    const { call, code } = body;
+    const times = body['times'] ?? 1;
+    if (typeof call !== 'string' || !deps.faults.paths.includes(call)) {
+      throw new ControlError(400, 'BAD_REQUEST', `call must be a partner call: ${deps.faults.paths.join(', ')}`);
+    }
+    if (!FAULT_CODES.includes(code as CodeValue)) {
+      throw new ControlError(400, 'BAD_REQUEST', `code must be one of the messenger's failures no rule of the sandbox gives: ${FAULT_CODES.join(', ')}`);
+    }
+    if (typeof times !== 'number' || !Number.isInteger(times) || times < 1 || times > 100) {
+      throw new ControlError(400, 'BAD_REQUEST', 'times must be a whole number from 1 to 100');
+    }
+    deps.faults.add(call, code as CodeValue, times);
+    res.json({ ok: true });
+  });
+
+  r.delete('/faults', (_req: Request, res: Response) => {
+    deps.faults.clear();
+    res.json({ ok: true });
+  });
 
   r.get('/info', (_req: Request, res: Response) => {
     const info: SandboxInfo = { sandbox: true, now: clock.now(), bootId: deps.bootId };

@@ -5,6 +5,7 @@ import { Obj, RuleContext, isObj } from './button-rules';
 import { CallbackDispatcher, CallbackEvent } from './callbacks';
 import { CallbackRecord } from './control-types';
 import { Rejection } from './http-errors';
+import type { PartnerFaults } from './partner-faults';
 import { SessionEngine } from './sessions';
 import { Channel, Customer, SandboxState, Session } from './state';
 import { UploadStore } from './uploads';
@@ -19,6 +20,8 @@ export interface SandboxDeps {
   attachmentHost: string;
   /** random per start: tells a partner that the sandbox started again (GET /_sandbox/info) */
   bootId: string;
+  /** failures set to answer the next partner calls (POST /_sandbox/faults) */
+  faults: PartnerFaults;
   /**
    * moves the clock forward by `ms`, its new offset first kept where the sandbox keeps its state (when it has a
    * state folder); rejects with ClockNotKeptError, the clock unmoved, when that write fails

@@ -12,6 +12,7 @@ import { controlRoutes } from './control-routes';
 import { SandboxDeps } from './deps';
 import { errorHandler, noRoute, requirePartnerKey } from './http-errors';
 import { partnerCalls } from './partner-calls';
+import { PartnerFaults } from './partner-faults';
 import { partnerFastLane, partnerRouter } from './partner-routes';
 import { SessionEngine } from './sessions';
 import { readSnapshot, removeSnapshot, writeSnapshot } from './snapshot';
@@ -83,6 +84,7 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
     clock: opts.clock,
     attachmentHost: opts.attachmentHost,
     bootId: randomUUID(),
+    faults: new PartnerFaults(),
     advanceClock: async (ms) => {
       if (clockKeeper) await clockKeeper.advance(ms);
       else opts.clock.advance(ms);
@@ -101,7 +103,7 @@ export async function startSandboxMessenger(opts: SandboxMessengerOptions): Prom
     if (due.length > 0) (res.locals as { swept?: unknown }).swept = dispatcher.enqueueAll(due);
     next();
   };
-  const calls = partnerCalls(deps);
+  const calls = deps.faults.wrap(partnerCalls(deps));
   app.use('/v1', auth, sweep, uploadRoutes(deps));
   app.use(partnerRouter(calls));
   app.use('/_sandbox', auth, sweep, controlRoutes(deps));

@@ -124,3 +124,8 @@ export class SandboxClockResponseDto {
   @ApiProperty({ type: 'integer', description: "the clock's new time, epoch milliseconds" })
   now!: number;
 }
+
+export class SandboxOkResponseDto {
+  @ApiProperty({ enum: [true] })
+  ok!: boolean;
+}

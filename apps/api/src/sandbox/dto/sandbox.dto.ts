@@ -53,6 +53,28 @@ export class AdvanceClockDto {
   advanceSeconds!: number;
 }
 
+/** The messenger's failures that no rule of the sandbox gives (it enforces the others itself). */
+export const SANDBOX_FAULT_CODES = ['-400', '-500', '-512', '-600', '-601'] as const;
+
+export class SandboxFaultDto {
+  @ApiProperty({ description: "the partner call of the messenger to fail, by its path (such as /v1/write, /v1/rich, /v1/end)", example: '/v1/write' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(100)
+  call!: string;
+
+  @ApiProperty({ description: "the messenger's result code the calls answer", enum: SANDBOX_FAULT_CODES, example: '-600' })
+  @IsIn(SANDBOX_FAULT_CODES, { message: `$property must be one of ${SANDBOX_FAULT_CODES.join(', ')}` })
+  code!: (typeof SANDBOX_FAULT_CODES)[number];
+
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, description: 'how many of the next calls fail', default: 1, example: 1 })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  times?: number;
+}
+
 export class OtherToolDeleteDto extends SandboxBrandDto {
   @ApiProperty({ description: 'serial of the agent bubble another agent tool deletes' })
   @IsString()
