@@ -118,6 +118,10 @@ describe.each(TEST_DIALECTS)('journal writes on %s', (dialect) => {
     // the start reported late is journaled, and keeps the room as it is
     await store.journal.append('acme-kakao', [item('2002', 'reference', 'Consultation started', 6)]);
     expect(await room()).toEqual(['2002', 'in_progress']);
+    // once 2002 has ended, a message of 2001 coming late does not open it again
+    await store.journal.appendSessionEnd('acme-kakao', item('2002', 'ended', 'Consultation ended', 7));
+    await store.journal.append('acme-kakao', [item('2001', 'message', 'later still', 8)]);
+    expect(await room()).toEqual(['2002', 'ended']);
   });
 
   it("gives a room whose session was not known (an agent's send came first) the session of the customer's next message", async () => {

@@ -98,8 +98,10 @@ const ROOM_INSERT =
   'values (?, ?, ?, ?, 1, null, ?, ?, ?, ?) on conflict ("channel_key", "user_key") do update set ' +
   '"last_seq" = excluded."last_seq", "last_text" = excluded."last_text", "last_kind" = excluded."last_kind", "last_ts_ms" = excluded."last_ts_ms", "count" = "rooms"."count" + 1';
 
+/** (a late message of a consultation that has ended is not one: its conversation says so) */
 const MESSAGE_OF_UNKNOWN_START =
-  `excluded."session_id" <> '' and excluded."session_id" <> "rooms"."session_id" and ("rooms"."state" <> 'in_progress' or "rooms"."session_id" = '')`;
+  `excluded."session_id" <> '' and excluded."session_id" <> "rooms"."session_id" and ("rooms"."state" <> 'in_progress' or "rooms"."session_id" = '') ` +
+  `and not exists (select 1 from "conversations" where "channel_key" = excluded."channel_key" and "user_key" = excluded."user_key" and "session_id" = excluded."session_id" and "ended" = 1)`;
 
 /** The room upsert by what the item does to the room's consultation. */
 const TOUCH_ROOM = {
