@@ -21,6 +21,10 @@ describe('shownUrl', () => {
     expect([shownUrl('not a url', 'shown'), shownEndpoint('not a url')]).toEqual([undefined, 'an endpoint that is not a URL']);
   });
 
+  it('takes out a userinfo whose password holds an @, whole', () => {
+    expect(withoutUserinfo('got "http://u:p@ss3cret@[::1"')).toBe('got "http://[::1"');
+  });
+
   it('takes the userinfo out of every URL a message quotes', () => {
     expect(withoutUserinfo('Request cannot be constructed from a URL that includes credentials: http://u:PW@127.0.0.1:1/api/x')).toBe(
       'Request cannot be constructed from a URL that includes credentials: http://127.0.0.1:1/api/x',

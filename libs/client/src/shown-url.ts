@@ -22,5 +22,6 @@ export function shownEndpoint(endpoint: string): string {
 
 /** Text that may quote a URL (such as a fetch error's message) without the userinfo of any URL in it. */
 export function withoutUserinfo(text: string): string {
-  return text.replace(/\b([a-z][\w+.-]*:\/\/)[^\s/?#@]*@/gi, '$1');
+  // up to the authority's last @: a password may hold one itself
+  return text.replace(/\b([a-z][\w+.-]*:\/\/)[^\s/?#]*@/gi, '$1');
 }
