@@ -2,13 +2,20 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema';
 import type { Transactions } from './transactions';
 
+/** What a retry of an attempt whose messenger call got no answer needs: its serials, and the session it sent in. */
+export interface UncertainAttempt {
+  serials: string[];
+  /** the customer's session when it was sent (null: none known) */
+  sessionId: string | null;
+}
+
 export type IdempotencyClaim =
   | { kind: 'new' }
   | { kind: 'replay'; status: number; body: unknown }
   | { kind: 'conflict' }
   | { kind: 'in_progress' }
   /** an earlier attempt's messenger call got no answer: this one, claiming the key now, sends the same serials */
-  | { kind: 'resume'; serials: string[] };
+  | { kind: 'resume'; attempt: UncertainAttempt };
 
 /** Remembers the first answer to a request made with an Idempotency-Key, per API key. */
 export class IdempotencyRepo {
@@ -45,7 +52,7 @@ export class IdempotencyRepo {
           .where('key_id', '=', keyId)
           .where('idem_key', '=', idemKey)
           .execute();
-        return { kind: 'resume', serials: JSON.parse(row.uncertain_serials) as string[] };
+        return { kind: 'resume', attempt: JSON.parse(row.uncertain_serials) as UncertainAttempt };
       }
       if (row.status === null || row.response === null) return { kind: 'in_progress' };
       return { kind: 'replay', status: row.status, body: JSON.parse(row.response) as unknown };
@@ -70,13 +77,13 @@ export class IdempotencyRepo {
 
   /**
    * Keeps the claim made at `claimedMs` for a retry after its messenger call got no answer (it may have been
-   * delivered): the retry takes the key over and sends `serials` again.
+   * delivered): the retry takes the key over and sends its serials again.
    */
-  async keepUncertain(keyId: string, idemKey: string, claimedMs: number, serials: readonly string[]): Promise<void> {
+  async keepUncertain(keyId: string, idemKey: string, claimedMs: number, attempt: UncertainAttempt): Promise<void> {
     await this.tx.run((trx) =>
       trx
         .updateTable('idempotency_keys')
-        .set({ uncertain_serials: JSON.stringify(serials) })
+        .set({ uncertain_serials: JSON.stringify(attempt) })
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
         .where('created_ms', '=', claimedMs)

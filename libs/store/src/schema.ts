@@ -124,7 +124,7 @@ export interface IdempotencyKeysTable {
   status: number | null;
   response: string | null;
   created_ms: number;
-  /** JSON array: the serials of an attempt whose messenger call got no answer, while no answer is kept */
+  /** JSON UncertainAttempt: the serials and session of an attempt whose messenger call got no answer, while no answer is kept */
   uncertain_serials: string | null;
 }
 

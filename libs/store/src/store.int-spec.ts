@@ -267,9 +267,9 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
 
   it('hands the serials of a claim whose outcome is unknown to one retry, which then owns the claim', async () => {
     expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 10, 0)).toEqual({ kind: 'new' });
-    await store.idempotency.keepUncertain('k9', 'idem-u', 10, ['bw-1', 'bw-2']);
+    await store.idempotency.keepUncertain('k9', 'idem-u', 10, { serials: ['bw-1', 'bw-2'], sessionId: '77' });
     expect(await store.idempotency.claim('k9', 'idem-u', 'hash-b', 11, 0)).toEqual({ kind: 'conflict' });
-    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 12, 0)).toEqual({ kind: 'resume', serials: ['bw-1', 'bw-2'] });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 12, 0)).toEqual({ kind: 'resume', attempt: { serials: ['bw-1', 'bw-2'], sessionId: '77' } });
     expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 13, 0)).toEqual({ kind: 'in_progress' });
     // the retry's claim is the one made at 12: the first attempt's time no longer names it
     await store.idempotency.complete('k9', 'idem-u', 10, 200, { ok: true, serial: 'stale' });

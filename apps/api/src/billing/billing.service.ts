@@ -99,6 +99,19 @@ export class BillingService {
     }
   }
 
+  /**
+   * The count of a send the messenger had delivered in an earlier attempt (its answer lost), in the consultation it
+   * was delivered in: taken now, when that one has ended, unless the plan ran out meanwhile (it was served all the same).
+   */
+  async chargeDelivered(channel: ChannelRecord, userKey: string, op: Operation, sessionId: string): Promise<void> {
+    if (!isBillable(op)) return;
+    const served: ServedConsultation = { channelKey: channel.key, sessionId, userKey, day: this.today() };
+    if (this.kept.has(served)) return;
+    if ((await this.store.billing.reserve(served)) === 'exhausted') return;
+    await this.store.billing.keep(served);
+    this.kept.add(served);
+  }
+
   private today(): string {
     const now = this.clock.now();
     const minute = Math.floor(now / 60_000);

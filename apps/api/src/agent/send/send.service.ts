@@ -10,7 +10,7 @@ import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
 import { fail } from '../../common/errors/envelope';
 import { SendNotJournaledError } from '../../common/errors/send-not-journaled';
-import { SendSerials } from '../../common/http/send-serials';
+import { type EarlierDelivery, SendSerials } from '../../common/http/send-serials';
 import { AcceptedSends } from '../../journal/accepted-sends';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import type { SendResponseDto } from './dto/send-response.dto';
@@ -18,6 +18,8 @@ import type { SendImageDto } from './dto/send-image.dto';
 import type { SendRichDto } from './dto/send-rich.dto';
 import type { SendTextDto } from './dto/send-text.dto';
 import { parseRichEnvelope } from './rich-envelope';
+
+const DELIVERED: UpstreamResult = { code: '0', message: null };
 
 /** What one bubble is, for the journal and for delete. */
 export interface BubbleSpec {
@@ -98,14 +100,18 @@ export class SendService {
   private async deliverInTurn(channel: ChannelRecord, userKey: string, bubble: BubbleSpec, send: (serial: string) => Promise<UpstreamResult>): Promise<SendResponseDto> {
     // the room is read once: billing charges its consultation, and the journal item belongs to it
     const room = await this.store.journal.getRoom(channel.key, userKey);
+    this.serials.noteSession(room?.sessionId);
     const serial = this.serials.next();
     const consent = bubble.kind === 'consent' ? await this.consentOnce.claim(channel, userKey, room) : undefined;
     if (consent && !('release' in consent)) return { ok: false, code: consent.code, message: consent.message, serial };
     let charge: Charge | undefined;
     let result: UpstreamResult;
+    let earlier: EarlierDelivery | undefined;
     try {
       charge = await this.billing.chargeInRoom(channel, userKey, bubble.op, room);
-      result = this.serials.outcome(serial, await send(serial));
+      const answered = await send(serial);
+      earlier = this.serials.earlierDelivery(serial, answered);
+      result = earlier ? DELIVERED : answered;
     } catch (error) {
       await Promise.all([charge?.release(), consent?.release()]);
       throw error;
@@ -115,15 +121,24 @@ export class SendService {
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }
     const answer: SendResponseDto = { ok: true, code: '0', message: null, serial };
+    // a retry finding its bubble delivered by the earlier attempt: in the consultation of then, which may have ended
+    const deliveredIn = earlier?.sessionId ?? room?.sessionId ?? '';
+    const elsewhere = earlier !== undefined && !(room?.state === 'in_progress' && room.sessionId === deliveredIn);
+    const keepCharge = elsewhere
+      ? async () => {
+          await charge.release();
+          await this.billing.chargeDelivered(channel, userKey, bubble.op, deliveredIn);
+        }
+      : () => charge.keep();
     const item = {
-      sessionId: room?.sessionId ?? '',
+      sessionId: deliveredIn,
       text: bubble.text,
       serial,
       bubbles: [{ serial, kind: bubble.kind, text: bubble.bubbleText, groupIndex: 0 }],
       timestampUnixMs: this.clock.now(),
     };
     try {
-      await this.accepted.record(serial, [() => charge.keep(), () => this.journal.appendAgentSend(channel.key, userKey, item)]);
+      await this.accepted.record(serial, [keepCharge, () => this.journal.appendAgentSend(channel.key, userKey, item)]);
     } catch (error) {
       if (error instanceof SendNotJournaledError) error.answer = answer;
       throw error;

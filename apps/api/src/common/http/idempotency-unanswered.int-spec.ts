@@ -70,6 +70,35 @@ describe('a retry of a keyed send whose messenger call got no answer', () => {
     expect(await agentBubbles('una')).toEqual(delivered);
   });
 
+  it.each([
+    ['left the chat', async (userKey: string) => void (await h.post(`/sandbox/customers/${userKey}/end`, { brandKey: 'acme-kakao' }))],
+    ['left and came back', async (userKey: string) => {
+      await h.post(`/sandbox/customers/${userKey}/end`, { brandKey: 'acme-kakao' });
+      await h.customerWrites(userKey, { text: 'me again' });
+    }],
+  ])('journals and counts it in the consultation it was delivered in, when the customer %s before the retry', async (_, meanwhile) => {
+    const userKey = `later-${Math.random().toString(36).slice(2, 8)}`;
+    await h.customerWrites(userKey, { text: 'hello' });
+    const sessionOf = async (kind: string) =>
+      (await h.get<{ messages: Array<{ kind: string; sessionId: string }> }>(`/api/agent/rooms/${userKey}/messages?brand=acme-kakao&max=50`)).body.messages.find((m) => m.kind === kind)?.sessionId;
+    const firstSession = await sessionOf('message');
+    const before = await used();
+    proxy.loseAnswers(WRITE);
+    const failed = await send(userKey, `late-${userKey}`, 'Your refund is on its way.');
+    proxy.loseAnswers(undefined);
+    expect(failed.status).toBe(502);
+    for (let i = 0; i < 50 && (await agentBubbles(userKey)).length === 0; i++) await sleep(100);
+    await meanwhile(userKey);
+    const countedMeanwhile = (await used()) - before;
+
+    const retry = await send(userKey, `late-${userKey}`, 'Your refund is on its way.');
+    expect([retry.status, retry.body.ok]).toEqual([200, true]);
+    expect(await sessionOf('agent')).toBe(firstSession);
+    // the first consultation is counted once, the agent's send having served it (a new one the customer opened is not)
+    expect((await used()) - before - countedMeanwhile).toBe(1);
+    expect((await agentBubbles(userKey)).map((b) => b.text)).toEqual(['Your refund is on its way.']);
+  });
+
   it('still delivers it on the retry when the first call was lost before the messenger carried it out', async () => {
     await h.customerWrites('unb', { text: 'hello' });
     proxy.loseAnswers(WRITE, false);

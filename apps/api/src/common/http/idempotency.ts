@@ -119,16 +119,16 @@ export class IdempotencyService {
         throw new Error(`unknown claim ${JSON.stringify(unreachable)}`);
       }
     }
-    const attempt = new SendAttempt(claim.kind === 'resume' ? claim.serials : []);
+    const attempt = new SendAttempt(claim.kind === 'resume' ? claim.attempt : undefined);
     let body: T;
     try {
       body = await this.serials.within(attempt, handler);
     } catch (error) {
-      const uncertain = attempt.uncertainSerials();
+      const uncertain = attempt.uncertain();
       if (error instanceof SendNotJournaledError) {
         // the customer has the message: the key stays taken, and answers the send once it is recorded
         this.completeWhenJournaled(call, now, error);
-      } else if (uncertain.length > 0 && (attempt.earlier.length > 0 || mayHaveArrived(error))) {
+      } else if (uncertain.serials.length > 0 && (attempt.earlier !== undefined || mayHaveArrived(error))) {
         await this.store.idempotency.keepUncertain(call.keyId, call.idemKey, now, uncertain);
       } else {
         await this.store.idempotency.release(call.keyId, call.idemKey, now);

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type SerialGenerator, UpstreamCode } from '@brandwire/domain';
+import type { UncertainAttempt } from '@brandwire/store';
 import type { UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { SERIALS } from '../../app/tokens';
@@ -7,19 +8,33 @@ import { SERIALS } from '../../app/tokens';
 /** The serials one attempt of a keyed send hands out: first those of an earlier attempt whose outcome is unknown. */
 export class SendAttempt {
   private readonly handedOut: string[] = [];
+  private sessionId: string | null;
 
-  constructor(readonly earlier: readonly string[]) {}
+  constructor(readonly earlier: UncertainAttempt | undefined) {
+    this.sessionId = earlier?.sessionId ?? null;
+  }
 
   take(fresh: () => string): string {
-    const serial = this.earlier[this.handedOut.length] ?? fresh();
+    const serial = this.earlier?.serials[this.handedOut.length] ?? fresh();
     this.handedOut.push(serial);
     return serial;
   }
 
-  /** What a retry must send again: every serial this attempt or an earlier one may have delivered. */
-  uncertainSerials(): string[] {
-    return this.earlier.length >= this.handedOut.length ? [...this.earlier] : [...this.handedOut];
+  /** The customer's session the attempt sends in; an earlier attempt's stays, as it may have delivered in it. */
+  noteSession(sessionId: string | undefined): void {
+    if (this.sessionId === null && sessionId !== undefined && sessionId !== '') this.sessionId = sessionId;
   }
+
+  /** What a retry must send again: every serial this attempt or an earlier one may have delivered, and where. */
+  uncertain(): UncertainAttempt {
+    const earlier = this.earlier?.serials ?? [];
+    return { serials: earlier.length >= this.handedOut.length ? [...earlier] : [...this.handedOut], sessionId: this.sessionId };
+  }
+}
+
+/** A bubble the messenger had delivered in an earlier attempt: in the customer's session of then, when known. */
+export interface EarlierDelivery {
+  sessionId: string | null;
 }
 
 /**
@@ -39,13 +54,24 @@ export class SendSerials {
     return attempt ? attempt.take(() => this.generator.next()) : this.generator.next();
   }
 
+  /** The customer's session a keyed send goes to (kept with its serials should its outcome stay unknown). */
+  noteSession(sessionId: string | undefined): void {
+    this.attempts.getStore()?.noteSession(sessionId);
+  }
+
   /**
-   * The messenger's answer to a bubble sent with `serial`, read as a success when it refused the serial as used and
-   * an earlier attempt of this send had sent it: that attempt was delivered.
+   * The messenger refused `serial` as used and an earlier attempt of this send had sent it: that attempt was
+   * delivered, and where.
    */
+  earlierDelivery(serial: string, result: UpstreamResult): EarlierDelivery | undefined {
+    if (result.code !== UpstreamCode.DuplicateSerialNumber) return undefined;
+    const earlier = this.attempts.getStore()?.earlier;
+    return earlier?.serials.includes(serial) ? { sessionId: earlier.sessionId } : undefined;
+  }
+
+  /** The messenger's answer to a bubble sent with `serial`, read as a success when an earlier attempt delivered it. */
   outcome(serial: string, result: UpstreamResult): UpstreamResult {
-    const deliveredEarlier = result.code === UpstreamCode.DuplicateSerialNumber && this.attempts.getStore()?.earlier.includes(serial) === true;
-    return deliveredEarlier ? { code: UpstreamCode.Ok, message: null } : result;
+    return this.earlierDelivery(serial, result) ? { code: UpstreamCode.Ok, message: null } : result;
   }
 
   within<T>(attempt: SendAttempt, run: () => Promise<T>): Promise<T> {
