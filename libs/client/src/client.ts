@@ -144,8 +144,9 @@ export class BrandwireClient {
     return this.http.get('/api/agent/rooms', ROOMS, input);
   }
 
-  messages(input: { brand: string; userKey: string; max?: number }): Promise<MessagesResponse> {
-    return this.http.get(`/api/agent/rooms/${enc(input.userKey)}/messages`, MESSAGES, { brand: input.brand, max: input.max });
+  /** A room's items, newest first; with `before`, only those before that seq. */
+  messages(input: { brand: string; userKey: string; max?: number; before?: number }): Promise<MessagesResponse> {
+    return this.http.get(`/api/agent/rooms/${enc(input.userKey)}/messages`, MESSAGES, { brand: input.brand, max: input.max, before: input.before });
   }
 
   conversations(input: { brand?: string; userKey?: string; max?: number } = {}): Promise<BrandConversations[]> {

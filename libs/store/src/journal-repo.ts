@@ -144,15 +144,11 @@ export class JournalRepo {
     }));
   }
 
-  async listMessages(channelKey: string, userKey: string, max: number): Promise<JournalItem[]> {
-    const rows = await this.db
-      .selectFrom('journal')
-      .selectAll()
-      .where('channel_key', '=', channelKey)
-      .where('user_key', '=', userKey)
-      .orderBy('seq', 'desc')
-      .limit(max)
-      .execute();
+  /** A customer's latest `max` items, newest first; with `before`, those before that seq. */
+  async listMessages(channelKey: string, userKey: string, max: number, before?: number): Promise<JournalItem[]> {
+    let query = this.db.selectFrom('journal').selectAll().where('channel_key', '=', channelKey).where('user_key', '=', userKey);
+    if (before !== undefined) query = query.where('seq', '<', before);
+    const rows = await query.orderBy('seq', 'desc').limit(max).execute();
     return rows.map(toItem);
   }
 

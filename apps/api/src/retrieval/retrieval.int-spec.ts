@@ -56,6 +56,23 @@ describe('retrieval', () => {
     expect(most.body.messages).toHaveLength(106);
   });
 
+  it("pages back with before=<seq>, and before=<a signal's seq + 1>&max=1 reads that signal's item whatever came after", async () => {
+    const seqs: number[] = [];
+    for (let i = 0; i < 6; i += 1) seqs.push(await h.customerWrites('paige', { text: `p${i}` }));
+    const page = async (query: string) =>
+      (await h.get<{ messages: Item[] }>(`/api/agent/rooms/paige/messages?brand=acme-kakao&${query}`)).body.messages.map((m) => m.text);
+    expect(await page('max=2')).toEqual(['p5', 'p4']);
+    expect(await page(`max=2&before=${seqs[4]}`)).toEqual(['p3', 'p2']);
+    expect(await page(`max=1&before=${(seqs[1] as number) + 1}`)).toEqual(['p1']);
+    // the latest page is still the latest after a page further back was read (that one is not kept as it)
+    expect(await page('max=2')).toEqual(['p5', 'p4']);
+  });
+
+  it.each(['0', '-1', '1.5', 'x', '9007199254740992'])('refuses before=%s with 400 naming before', async (before) => {
+    const reply = await h.get(`/api/agent/rooms/paige/messages?brand=acme-kakao&before=${before}`);
+    expect([reply.status, reply.body['code'], String(reply.body['message'])]).toEqual([400, 'BAD_REQUEST', expect.stringContaining('before')]);
+  });
+
   it('takes an empty max as not given (the default 100)', async () => {
     await h.customerWrites('vera', { text: 'only one' });
     const reply = await h.get<{ messages: Item[] }>('/api/agent/rooms/vera/messages?brand=acme-kakao&max=');

@@ -32,10 +32,10 @@ export class RetrievalService {
     const channel = await this.access.channelFor(principal, query.brand, 'brand');
     const max = query.max ?? MAX_MESSAGES_DEFAULT;
     const stamp = this.pages.stamp();
-    const items = await this.store.journal.listMessages(channel.key, userKey, max);
+    const items = await this.store.journal.listMessages(channel.key, userKey, max, query.before);
     const answer: MessagesResponseDto = { ok: true, brand: channel.key, userKey, messages: items.map(toMessageItem) };
-    // an empty room is cheap to read again, and any user key has one
-    if (items.length > 0) this.pages.remember(channel.key, userKey, max, stamp, answer);
+    // an empty room is cheap to read again, and any user key has one; pages further back are not kept
+    if (items.length > 0 && query.before === undefined) this.pages.remember(channel.key, userKey, max, stamp, answer);
     return answer;
   }
 

@@ -22,7 +22,7 @@ describe('relay events', () => {
 
   it('says so when a message\'s text could not be read, rather than relaying a stand-in as its text', () => {
     const lost = relayEventOf({ id: '9.0', kind: 'message', signal: { seq: 9, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, undefined);
-    expect(teamChatLine(lost)).toBe("[b] u wrote a message (its text is no longer among the room's latest 300 messages, so it is not relayed)");
+    expect(teamChatLine(lost)).toBe("[b] u wrote a message (its text could not be read from its room, so it is not relayed)");
     expect(bodyFor('webhook', lost, true)).toMatchObject({ kind: 'message', textUnavailable: true });
     expect(bodyFor('webhook', lost, true)).not.toHaveProperty('text');
   });

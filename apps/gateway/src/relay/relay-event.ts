@@ -56,7 +56,7 @@ export function relayEventOf(event: SignalEvent, content: MessageItem | undefine
   return relayed;
 }
 
-const UNAVAILABLE = '(its text is no longer among the room\'s latest 300 messages, so it is not relayed)';
+const UNAVAILABLE = '(its text could not be read from its room, so it is not relayed)';
 
 /** One line for a person reading the team chat; `shown` makes what customers and agents wrote safe to show there. */
 export function teamChatLine(e: RelayEvent, shown: (written: string) => string = (written) => written): string {

@@ -1,5 +1,6 @@
 import type { BrandwireClient, MessageItem } from '@brandwire/client';
-import { MAX_MESSAGES_LIMIT } from '@brandwire/domain';
+/** How many of a room's latest items are read and kept: a burst in a room is read once, not once per message. */
+const LATEST_PAGE = 20;
 
 /** How many rooms' latest messages are kept: a burst in a room is read once, not once per message. */
 const ROOMS_KEPT = 1_000;
@@ -10,20 +11,18 @@ export class RoomTexts {
 
   constructor(private readonly brand: string) {}
 
-  /** The message of `seq` in the room of `userKey`, read with `client` when not kept; undefined when it is not among the room's latest 300. */
+  /**
+   * The item of `seq` in the room of `userKey`, read with `client` when not kept: the room's latest page, kept for
+   * the signals that follow, else that one item (a gateway catching up far behind); undefined when it is not there.
+   */
   async find(client: BrandwireClient, userKey: string, seq: number): Promise<MessageItem | undefined> {
     const known = this.rooms.get(userKey)?.get(seq);
     if (known) return known;
-    // the room messages API's largest page: a message further back cannot be read (see README)
-    for (const max of [20, MAX_MESSAGES_LIMIT]) {
-      const page = await client.messages({ brand: this.brand, userKey, max });
-      const room = this.keep(userKey, page.messages);
-      const found = room.get(seq);
-      if (found) return found;
-      // the page reaches back past it: a bigger page would not hold it either
-      if (page.messages.length < max || page.messages.some((m) => m.seq < seq)) return undefined;
-    }
-    return undefined;
+    const page = await client.messages({ brand: this.brand, userKey, max: LATEST_PAGE });
+    const found = this.keep(userKey, page.messages).get(seq);
+    if (found || page.messages.length < LATEST_PAGE || page.messages.some((m) => m.seq < seq)) return found;
+    const [item] = (await client.messages({ brand: this.brand, userKey, max: 1, before: seq + 1 })).messages;
+    return item?.seq === seq ? item : undefined;
   }
 
   private keep(userKey: string, messages: readonly MessageItem[]): Map<number, MessageItem> {

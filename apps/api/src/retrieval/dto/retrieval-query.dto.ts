@@ -26,6 +26,20 @@ export class MessagesQueryDto extends BrandQueryDto {
   @Min(1)
   @Max(MAX_MESSAGES_LIMIT)
   max?: number;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: Number.MAX_SAFE_INTEGER,
+    description:
+      "only the items before this seq (newest first): pages back through a room past its latest 300 items, and `before=<a signal's seq + 1>&max=1` reads exactly that signal's item",
+  })
+  @IsOptional()
+  @QueryInteger()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  before?: number;
 }
 
 export class RoomsQueryDto extends BrandQueryDto {
