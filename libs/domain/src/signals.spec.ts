@@ -28,6 +28,16 @@ describe('signalsOf', () => {
     expect(signalsOf({ ...event, kind: 'deleted', serial: 'bw-2' })[0]?.payload.serial).toBe('bw-2');
   });
 
+  it.each([
+    [{ reason: 'agent_end' }, { reason: 'agent_end' }],
+    [{ reason: 'block' }, { reason: 'block' }],
+    [{ reason: 'bot', botEvent: 'welcome' }, { reason: 'bot', botEvent: 'welcome' }],
+    [{ reason: 'bot' }, { reason: 'bot' }],
+    [null, {}],
+  ])('tells on ended why, when the service asked for the end (meta %j)', (meta, added) => {
+    expect(signalsOf({ ...event, kind: 'ended', meta })).toEqual([{ part: 0, payload: { kind: 'ended', seq: 7, brandKey: 'acme-kakao', userKey: 'u1', timestampUnixMs: 1000, ...added } }]);
+  });
+
   it.each(['message', 'ended', 'expired'] as const)('gives %s one content-free signal', (kind) => {
     expect(signalsOf({ ...event, kind, meta: { reason: 'x' } })).toEqual([{ part: 0, payload: { kind, seq: 7, brandKey: 'acme-kakao', userKey: 'u1', timestampUnixMs: 1000 } }]);
   });

@@ -19,6 +19,18 @@ export interface SignalPayload {
   lastReference?: Record<string, unknown> | null;
   nickname?: string;
   phoneNumber?: string;
+  /** on `ended`, when the service asked for the end: why */
+  reason?: AskedEndReason;
+  /** on `ended` with reason `bot`: the bot event handed off to, when one was named */
+  botEvent?: string;
+}
+
+/** The ends the service asks the messenger for: an agent's end, a hand-off to the bot, a block. */
+export const ASKED_END_REASONS = ['agent_end', 'bot', 'block'] as const;
+export type AskedEndReason = (typeof ASKED_END_REASONS)[number];
+
+function isAskedEndReason(value: unknown): value is AskedEndReason {
+  return (ASKED_END_REASONS as readonly unknown[]).includes(value);
 }
 
 /** One signal of a journal item; `part` orders the signals of the same item (an agent send has two). */
@@ -61,9 +73,15 @@ export function signalsOf(e: JournaledEvent): SignalDraft[] {
       const lastReference = (e.meta?.['lastReference'] as Record<string, unknown> | null | undefined) ?? null;
       return [{ part: 0, payload: { ...base, reference, lastReference } }];
     }
+    case 'ended': {
+      // an end the messenger reported alone (the customer left, another tool) has no known reason
+      const reason = e.meta?.['reason'];
+      const botEvent = e.meta?.['botEvent'];
+      if (!isAskedEndReason(reason)) return [{ part: 0, payload: base }];
+      return [{ part: 0, payload: { ...base, reason, ...(reason === 'bot' && typeof botEvent === 'string' ? { botEvent } : {}) } }];
+    }
     case 'message':
     case 'expired':
-    case 'ended':
       return [{ part: 0, payload: base }];
     default: {
       const unreachable: never = e.kind;

@@ -1,5 +1,7 @@
-/** Why a consultation ended, as journaled (`reason` in the item's meta). */
-export type EndReason = 'agent_end' | 'bot' | 'block' | 'expired';
+import type { AskedEndReason } from '@brandwire/domain';
+
+/** Why a consultation ended, as journaled (`reason` in the item's meta): an end the service asked for, or expiry. */
+export type EndReason = AskedEndReason | 'expired';
 
 const TEXTS: Record<EndReason, string> = {
   agent_end: 'Consultation ended by the agent',

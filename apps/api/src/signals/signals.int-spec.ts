@@ -67,6 +67,19 @@ describe('signals to the client', () => {
     expect(accepted.find((d) => d.json['kind'] === 'deleted')?.json['serial']).toBe(sent.body.serial);
   });
 
+  it('tells on ended why the service ended the consultation (a hand-off names its bot event); an end the customer made says nothing', async () => {
+    const endedOf = async (userKey: string) => (await receiver.waitFor((a) => a.some((d) => d.json['kind'] === 'ended' && d.json['userKey'] === userKey))).find((d) => d.json['kind'] === 'ended' && d.json['userKey'] === userKey)?.json;
+    for (const userKey of ['r-bot', 'r-agent', 'r-block', 'r-left']) await h.customerWrites(userKey, { text: 'hello' });
+    await h.post('/api/agent/end-with-bot', { brandKey: 'acme-kakao', userKey: 'r-bot', botEvent: 'welcome' });
+    await h.post('/api/agent/end', { brandKey: 'acme-kakao', userKey: 'r-agent' });
+    await h.post('/api/agent/block', { brandKey: 'acme-kakao', userKey: 'r-block' });
+    await h.post('/sandbox/customers/r-left/end', { brandKey: 'acme-kakao' });
+    expect(await endedOf('r-bot')).toMatchObject({ reason: 'bot', botEvent: 'welcome' });
+    expect(await endedOf('r-agent')).toMatchObject({ reason: 'agent_end' });
+    expect(await endedOf('r-block')).toMatchObject({ reason: 'block' });
+    expect(await endedOf('r-left')).not.toHaveProperty('reason');
+  });
+
   it('relays the consent values once, and never with a webhook-id that could be fetched again', async () => {
     await h.post('/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 's1' });
     await h.post('/sandbox/customers/s1/consent', { brandKey: 'acme-kakao', nickname: 'Minji', phoneNumber: '010-2222-3333' });

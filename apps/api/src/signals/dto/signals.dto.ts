@@ -1,4 +1,4 @@
-import { SIGNAL_KINDS } from '@brandwire/domain';
+import { ASKED_END_REASONS, type AskedEndReason, SIGNAL_KINDS } from '@brandwire/domain';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { QueryInteger } from '../../common/http/form-fields';
@@ -58,6 +58,12 @@ export class SignalDto {
   @ApiPropertyOptional({ enum: ['accepted'], description: 'the first of the two agent signals of a send' }) phase?: 'accepted';
   @ApiPropertyOptional({ type: Object, description: 'reference: values set at connect time' }) reference?: Record<string, unknown>;
   @ApiPropertyOptional({ type: Object, nullable: true }) lastReference?: Record<string, unknown> | null;
+  @ApiPropertyOptional({
+    enum: ASKED_END_REASONS,
+    description: "ended, when the service asked for the end: agent_end (POST /api/agent/end), bot (end-with-bot), block; absent when the messenger reported it alone (the customer left, another tool)",
+  })
+  reason?: AskedEndReason;
+  @ApiPropertyOptional({ description: 'ended with reason bot: the bot event handed off to, when one was named', example: 'welcome' }) botEvent?: string;
   @ApiPropertyOptional({
     description: "personal_info: the customer's nickname, shared by consent; relayed once (webhook and open signal streams), never stored, never in GET /api/agent/signals",
     example: 'Jiwoo',
