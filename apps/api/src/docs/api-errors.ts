@@ -94,6 +94,9 @@ function envelopeSchema(extra: ExtraErrorFields | undefined): ApiResponseSchemaH
   return { allOf: [envelope, { type: 'object', required: Object.keys(extra), properties: extra }] };
 }
 
+/** Every 429 says when to try again. */
+const RETRY_AFTER = { 'Retry-After': { description: 'seconds until a request may be made again', schema: { type: 'integer', minimum: 1 } } };
+
 function errorResponses(groups: readonly ErrorReasons[], extra?: ExtraErrorFields): MethodDecorator & ClassDecorator {
   const byStatus = new Map<number, string[]>();
   for (const [code, reasons] of mergeReasons(groups)) {
@@ -105,7 +108,7 @@ function errorResponses(groups: readonly ErrorReasons[], extra?: ExtraErrorField
     ApiExtraModels(ErrorEnvelopeDto),
     ...[...byStatus].map(([status, lines]) =>
       // the content is given whole: errors are JSON also on an operation that produces something else (the signal stream)
-      ApiResponse({ status, description: lines.join('\n'), content: { 'application/json': { schema } } }),
+      ApiResponse({ status, description: lines.join('\n'), content: { 'application/json': { schema } }, ...(status === 429 ? { headers: RETRY_AFTER } : {}) }),
     ),
   );
 }

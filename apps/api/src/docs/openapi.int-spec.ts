@@ -207,6 +207,7 @@ describe('the OpenAPI document', () => {
   it("documents 429 RATE_LIMITED, the key's limit a minute, on every route that needs a key", () => {
     const keyed = operations().filter(({ op: o }) => (o as { security?: unknown[] }).security !== undefined);
     for (const { route, op: o } of keyed) expect([route, JSON.stringify(o.responses['429'] ?? null)]).toEqual([route, expect.stringContaining('RATE_LIMIT_PER_KEY')]);
+    for (const { route, op: o } of keyed) expect([route, JSON.stringify(o.responses['429'] ?? null)]).toEqual([route, expect.stringContaining('"Retry-After":{"description":"seconds until')]);
   });
 
   it('says the bearer keys are opaque bw_ API keys, not JWTs', () => {
