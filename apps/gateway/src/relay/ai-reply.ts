@@ -19,6 +19,29 @@ export interface AiReplyContext {
   notices: TeamChatNotices;
   stop: AbortSignal;
   report: (line: string) => void;
+  ownReplies: OwnReplies;
+}
+
+/**
+ * The AI's recent replies, by serial, with the seq of the message each answered. The messenger may show a reply to
+ * the customer before the service journals it, so a message the customer wrote meanwhile comes before that reply in
+ * the room: the reply is no agent's answer to it.
+ */
+export class OwnReplies {
+  private readonly answered = new Map<string, number>();
+
+  constructor(private readonly most = 1_000) {}
+
+  add(serial: string, seq: number): void {
+    this.answered.set(serial, seq);
+    if (this.answered.size > this.most) this.answered.delete(this.answered.keys().next().value as string);
+  }
+
+  /** Whether the bubble is the AI's reply to a message before `seq`. */
+  answeredBefore(serial: string | undefined, seq: number): boolean {
+    const answered = serial === undefined ? undefined : this.answered.get(serial);
+    return answered !== undefined && answered < seq;
+  }
 }
 
 /**
@@ -39,7 +62,7 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
   }
   const message = room.find((item) => item.seq === seq && item.kind === 'message');
   if (!message) return ctx.report(`the AI reply to ${where} is skipped: the message is no longer among the room's latest ${CONTEXT_MESSAGES}`);
-  const passed = whyNotAnswered(room, seq);
+  const passed = whyNotAnswered(room, seq, ctx.ownReplies);
   if (passed !== undefined) return passed === '' ? undefined : ctx.report(`the AI reply to ${where} is skipped: ${passed}`);
   if (Date.now() - message.timestampUnixMs > STALE_AFTER_MS) return ctx.report(`the AI reply to ${where} is skipped: the message is more than ${STALE_AFTER_MS / 60_000} minutes old`);
 
@@ -64,7 +87,7 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
   // the model takes seconds: an agent may have answered, or the customer written again, meanwhile
   let meanwhile: string | undefined;
   try {
-    meanwhile = whyNotAnswered((await ctx.client().messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages, seq);
+    meanwhile = whyNotAnswered((await ctx.client().messages({ brand, userKey, max: CONTEXT_MESSAGES })).messages, seq, ctx.ownReplies);
   } catch (error) {
     if (ctx.stop.aborted) return;
     ctx.report(`error: the AI's answer to ${where} is dropped: its room could not be read again (${describe(error)})`);
@@ -83,10 +106,10 @@ export async function answerCustomer(ctx: AiReplyContext, brand: string, userKey
  * Why the message `seq` is not to be answered now, from its room: '' when the customer wrote again (that message is
  * answered, with this one before it), else what happened after it; undefined when it is still to be answered.
  */
-function whyNotAnswered(room: readonly MessageItem[], seq: number): string | undefined {
+export function whyNotAnswered(room: readonly MessageItem[], seq: number, ownReplies: OwnReplies): string | undefined {
   const after = room.filter((item) => item.seq > seq);
   if (after.some((item) => item.kind === 'message')) return '';
-  const answered = after.find((item) => item.kind === 'agent' || item.kind === 'ended' || item.kind === 'expired');
+  const answered = after.find((item) => (item.kind === 'agent' && !ownReplies.answeredBefore(item.serial, seq)) || item.kind === 'ended' || item.kind === 'expired');
   if (answered === undefined) return undefined;
   return answered.kind === 'agent' ? 'an agent answered' : `the consultation ${answered.kind}`;
 }
@@ -94,7 +117,10 @@ function whyNotAnswered(room: readonly MessageItem[], seq: number): string | und
 async function sendReply(ctx: AiReplyContext, brand: string, userKey: string, seq: number, text: string, where: string): Promise<void> {
   try {
     const sent = await ctx.client().send({ brandKey: brand, userKey, text }, { idempotencyKey: `ai-reply:${brand}:${seq}` });
-    if (sent.ok) return ctx.report(`the AI answered ${where} (${sent.serial})`);
+    if (sent.ok) {
+      if (sent.serial !== undefined) ctx.ownReplies.add(sent.serial, seq);
+      return ctx.report(`the AI answered ${where} (${sent.serial})`);
+    }
     ctx.report(`error: the AI's answer to ${where} was not delivered: the messenger answered ${sent.code}${sent.message ? ` (${sent.message})` : ''}`);
     handOver(ctx, brand, userKey, seq, `the AI's answer was not delivered (${sent.code})`);
   } catch (error) {

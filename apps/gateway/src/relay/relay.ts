@@ -5,7 +5,7 @@ import type { ServiceKey } from '../service-key';
 import type { RelayCursors } from './relay-cursors';
 import { deliverTo } from './relay-delivery';
 import { isRelayed, needsContent, relayEventOf } from './relay-event';
-import { answerCustomer } from './ai-reply';
+import { type AiReplyContext, OwnReplies, answerCustomer } from './ai-reply';
 import { OrderedWindow } from './ordered-window';
 import { RelayProgress } from './relay-progress';
 import { TeamChatNotices } from './team-chat-notices';
@@ -76,7 +76,14 @@ export function startRelay(settings: RelaySettings, key: ServiceKey, cursors: Re
    */
   const answeringWith = (ai: AiReplySettings, brand: string, teamChatRelayed: RelayProgress): Handler => {
     let window: OrderedWindow | undefined;
-    const context = { client: () => key.inUse().client, ai, notices: new TeamChatNotices(teamChatOf(settings), teamChatRelayed, signal, report), stop: signal, report };
+    const context: AiReplyContext = {
+      client: () => key.inUse().client,
+      ai,
+      notices: new TeamChatNotices(teamChatOf(settings), teamChatRelayed, signal, report),
+      stop: signal,
+      report,
+      ownReplies: new OwnReplies(),
+    };
     return async (event, keep) => {
       if (event.id === undefined) return;
       window ??= new OrderedWindow(AI_REPLIES_AT_ONCE, keep);
