@@ -12,6 +12,18 @@ describe('relay events', () => {
     expect(bodyFor('webhook', consent, true)).toMatchObject({ id: 'acme-kakao:7.consent', nickname: 'Rita', phoneNumber: '010-1' });
   });
 
+  it('tells a team chat why a consultation ended when the service ended it, and the webhook target gets the reason too', () => {
+    const ended = (signal: Record<string, unknown>) => relayEventOf({ id: '5.0', kind: 'ended', signal: { kind: 'ended', seq: 5, brandKey: 'b', userKey: 'u', timestampUnixMs: 0, ...signal } }, undefined);
+    expect(teamChatLine(ended({ reason: 'agent_end' }))).toBe('[b] the consultation with u ended: an agent ended it');
+    expect(teamChatLine(ended({ reason: 'bot', botEvent: 'survey <x>' }))).toBe('[b] the consultation with u ended: it was handed to the chatbot (survey <x>)');
+    expect(bodyFor('slack', ended({ reason: 'bot', botEvent: 'survey <x>' }), false)).toEqual({ text: '[b] the consultation with u ended: it was handed to the chatbot (survey &lt;x&gt;)' });
+    expect(teamChatLine(ended({ reason: 'bot' }))).toBe('[b] the consultation with u ended: it was handed to the chatbot');
+    expect(teamChatLine(ended({ reason: 'block' }))).toBe('[b] the consultation with u ended: the customer was blocked');
+    expect(teamChatLine(ended({}))).toBe('[b] the consultation with u ended');
+    expect(bodyFor('webhook', ended({ reason: 'bot', botEvent: 'survey' }), false)).toMatchObject({ kind: 'ended', reason: 'bot', botEvent: 'survey' });
+    expect(bodyFor('webhook', ended({}), false)).not.toHaveProperty('reason');
+  });
+
   it('shapes the message for each kind of team chat', () => {
     const message = relayEventOf({ id: '3.0', kind: 'message', signal: { seq: 3, brandKey: 'b', userKey: 'u', timestampUnixMs: 0 } }, { seq: 3, userKey: 'u', sessionId: 's', kind: 'message', text: 'hi', timestampUnixMs: 0 });
     expect(bodyFor('slack', message, false)).toEqual({ text: '[b] u: hi' });

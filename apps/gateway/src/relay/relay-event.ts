@@ -18,6 +18,9 @@ export interface RelayEvent {
   textUnavailable?: true;
   /** the bubble (agent, deleted) */
   serial?: string;
+  /** ended only, when the service ended the consultation: why (agent_end, bot, block), and the bot event handed off to */
+  reason?: string;
+  botEvent?: string;
   /** personal_info only, and only to the CRM: team chats are told that consent was given, never the values */
   nickname?: string;
   phoneNumber?: string;
@@ -49,6 +52,10 @@ export function relayEventOf(event: SignalEvent, content: MessageItem | undefine
     else relayed.textUnavailable = true;
   }
   if (typeof s['serial'] === 'string') relayed.serial = s['serial'];
+  if (event.kind === 'ended') {
+    if (typeof s['reason'] === 'string') relayed.reason = s['reason'];
+    if (typeof s['botEvent'] === 'string') relayed.botEvent = s['botEvent'];
+  }
   if (event.kind === 'personal_info') {
     if (typeof s['nickname'] === 'string') relayed.nickname = s['nickname'];
     if (typeof s['phoneNumber'] === 'string') relayed.phoneNumber = s['phoneNumber'];
@@ -69,7 +76,7 @@ export function teamChatLine(e: RelayEvent, shown: (written: string) => string =
     case 'reference':
       return `${where} ${e.userKey} started a consultation`;
     case 'ended':
-      return `${where} the consultation with ${e.userKey} ended`;
+      return `${where} the consultation with ${e.userKey} ended${whyEnded(e, shown)}`;
     case 'expired':
       return `${where} the consultation with ${e.userKey} expired`;
     case 'deleted':
@@ -82,6 +89,20 @@ export function teamChatLine(e: RelayEvent, shown: (written: string) => string =
       return `${where} ${e.userKey} needs an agent: ${e.text ?? 'the AI has no answer'}`;
     default:
       return `${where} ${e.kind} (${e.userKey})`;
+  }
+}
+
+function whyEnded(e: RelayEvent, shown: (written: string) => string): string {
+  switch (e.reason) {
+    case 'agent_end':
+      return ': an agent ended it';
+    case 'bot':
+      return `: it was handed to the chatbot${e.botEvent === undefined ? '' : ` (${shown(e.botEvent)})`}`;
+    case 'block':
+      return ': the customer was blocked';
+    case undefined:
+    default:
+      return '';
   }
 }
 
