@@ -93,6 +93,15 @@ describe("an endpoint URL's credentials, query and fragment never show in messag
     expect(`${result.stdout}${result.stderr}`).not.toContain('EPSECRETPW');
   });
 
+  it('env shows the endpoint in use without its user name, password, query or fragment', async () => {
+    const endpoint = 'http://u:EPSECRETPW@127.0.0.1:9/bw?tok=EPQSECRET#EPFRAGMENT';
+    const result = await run(['env'], endpoint);
+    expect({ code: result.code, endpoint: result.json<{ endpoint: string }>().endpoint }).toEqual({ code: 0, endpoint: 'http://127.0.0.1:9/bw' });
+    const forPeople = await runCli(['env'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'config'), BRANDWIRE_ENDPOINT: endpoint } });
+    expect(forPeople.stdout).toMatch(/^endpoint: +http:\/\/127\.0\.0\.1:9\/bw \(from BRANDWIRE_ENDPOINT\)$/m);
+    expect(`${result.stdout}${result.stderr}${forPeople.stdout}${forPeople.stderr}`).not.toMatch(/EPSECRETPW|EPQSECRET|EPFRAGMENT/);
+  });
+
   it('NETWORK names the unreachable endpoint without its query and fragment', async () => {
     const result = await run(['whoami'], 'http://127.0.0.1:9/x?tok=EPQSECRET#EPFRAGMENT');
     expect({ code: result.code, out: result.json() }).toEqual({

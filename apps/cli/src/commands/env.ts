@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { BrandwireCommand } from '../base-command';
+import { shownEndpointValue } from '../lib/connect';
 import { fields } from '../lib/output';
 
 export interface EnvResult {
@@ -33,7 +34,7 @@ export default class Env extends BrandwireCommand {
     const result: EnvResult = {
       ok: true,
       channel: session.channel ?? null,
-      endpoint: session.endpoint,
+      endpoint: await shownEndpointValue(session.endpoint),
       endpointSource: session.endpointSource,
       keySource: session.tokenSource,
       configPath: session.configPath,

@@ -23,11 +23,24 @@ export async function checkHttpUrl(value: string, source: string): Promise<URL> 
     url = undefined;
   }
   if (url?.protocol === 'http:' || url?.protocol === 'https:') return url;
+  const shown = await shownEndpointValue(value);
+  throw usageError(url === undefined ? `${source} must be a URL such as http://127.0.0.1:8080, got "${shown}"` : `${source} must be an http or https URL, got "${shown}"`);
+}
+
+/**
+ * An endpoint value as messages show it: without a user name or password, nor, when it has a host, its query or
+ * fragment. The client lib that shows it is loaded only then.
+ */
+export async function shownEndpointValue(value: string): Promise<string> {
   const { shownEndpoint, withoutUserinfo } = await import('@brandwire/client');
-  if (url === undefined) throw usageError(`${source} must be a URL such as http://127.0.0.1:8080, got "${withoutUserinfo(value)}"`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return withoutUserinfo(value);
+  }
   // a URL without a host ("user:pass@host" reads as the scheme "user:") is shown by its scheme alone when it may hold a password
-  const shown = url.host !== '' ? shownEndpoint(value) : value.includes('@') ? `${url.protocol}…` : value;
-  throw usageError(`${source} must be an http or https URL, got "${shown}"`);
+  return url.host !== '' ? shownEndpoint(value) : value.includes('@') ? `${url.protocol}…` : value;
 }
 
 /**
