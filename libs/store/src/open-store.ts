@@ -106,7 +106,7 @@ function postgres(connectionString: string, max: number, use: PoolUse): Kysely<D
 }
 
 /** Any number-like key shared by every instance: instances starting together migrate one after the other. */
-const MIGRATION_LOCK_KEY = 7_215_931_104;
+export const MIGRATION_LOCK_KEY = 7_215_931_104;
 
 /**
  * Several instances may start at once on one PostgreSQL: a session advisory lock makes them migrate one at a

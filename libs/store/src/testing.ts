@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { SQLITE_FILE_NAME } from './open-store';
+import { MIGRATION_LOCK_KEY, SQLITE_FILE_NAME } from './open-store';
 import { sqliteDriver } from './sqlite-driver';
 
 /** The machine's PostgreSQL used by tests (trust auth); override with TEST_DATABASE_URL. */
@@ -38,6 +38,8 @@ export async function postgresTestDatabase(): Promise<TestDatabase> {
     drop: async () => {
       const client = new Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
+      // a service migrating meanwhile lists the tables of every schema, and fails on one dropped under it
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       await client.query(`DROP SCHEMA ${schema} CASCADE`);
       await client.end();
       rmSync(dataDir, { recursive: true, force: true });
