@@ -116,6 +116,32 @@ describe('sending from the tool: what the customer receives', () => {
     expect(missing.json()).toEqual({ ok: false, error: `--file ${join(s.dir, 'nope.png')}: no such file`, code: 'FILE' });
   });
 
+  it('refuses an empty --file of upload file, audio, video and image as FILE (exit 2), as a missing one, before anything is uploaded', async () => {
+    const emptyPdf = join(s.dir, 'empty-upload.pdf');
+    const emptyPng = join(s.dir, 'empty-upload.png');
+    writeFileSync(emptyPdf, '');
+    writeFileSync(emptyPng, '');
+    for (const [type, path] of [['file', emptyPdf], ['audio', emptyPdf], ['video', emptyPdf], ['image', emptyPng]] as const) {
+      const json = await s.run(['upload', type, '--channel', 'acme-kakao', '--file', path, '--json'], writer);
+      expect({ type, code: json.code, out: json.json(), stderr: json.stderr }).toEqual({ type, code: 2, out: { ok: false, error: `--file ${path}: the file is empty`, code: 'FILE' }, stderr: '' });
+      const text = await s.run(['upload', type, '--channel', 'acme-kakao', '--file', path], writer);
+      expect({ type, code: text.code, stdout: text.stdout, stderr: text.stderr }).toEqual({ type, code: 2, stdout: '', stderr: `Error: --file ${path}: the file is empty (FILE)\n` });
+    }
+    const missing = await s.run(['upload', 'file', '--channel', 'acme-kakao', '--file', join(s.dir, 'nope.pdf'), '--json'], writer);
+    expect({ code: missing.code, out: missing.json() }).toEqual({ code: 2, out: { ok: false, error: `--file ${join(s.dir, 'nope.pdf')}: no such file`, code: 'FILE' } });
+  });
+
+  it('sends nothing, not even the text or the other files, when one --file is empty (exit 2, FILE)', async () => {
+    await s.service.customerWrites('u-empty-file', 'The terms please');
+    const pdf = join(s.dir, 'terms-whole.pdf');
+    writeFileSync(pdf, '%PDF-1.4 terms');
+    const empty = join(s.dir, 'empty-send.pdf');
+    writeFileSync(empty, '');
+    const run = await s.run(['send', '--channel', 'acme-kakao', '--to', 'u-empty-file', '--file', pdf, '--file', empty, '--text', 'Here you are', '--json'], writer);
+    expect({ code: run.code, out: run.json() }).toEqual({ code: 2, out: { ok: false, error: `--file ${empty}: the file is empty`, code: 'FILE' } });
+    expect(await agentTexts('u-empty-file')).toEqual([]);
+  });
+
   it('sends an image as an image bubble by its content, whatever its name (a PNG without extension)', async () => {
     await s.service.customerWrites('u-noext', 'A photo please');
     const noext = writePng(join(s.dir, 'noext'), 640, 480);

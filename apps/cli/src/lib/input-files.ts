@@ -19,7 +19,7 @@ export function checkReadableFile(flag: string, path: string): string {
   return path;
 }
 
-/** A file to send: readable, and not empty (the service takes no empty file). */
+/** A file to send or upload: readable, and not empty (the service takes no empty file). */
 export function checkSendableFile(flag: string, path: string): string {
   if (statSync(checkReadableFile(flag, path)).size === 0) throw fileError(flag, path, 'the file is empty');
   return path;

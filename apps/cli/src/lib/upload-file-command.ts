@@ -4,7 +4,7 @@ import { BrandwireCommand } from '../base-command';
 import { channelOf } from './channel';
 import { connect } from './connect';
 import { channelFlag } from './flags';
-import { checkReadableFile } from './input-files';
+import { checkSendableFile } from './input-files';
 import { fields } from './output';
 import { requireOk } from './results';
 
@@ -20,7 +20,7 @@ export abstract class UploadFileCommand extends BrandwireCommand {
     const ctor = this.constructor as typeof UploadFileCommand;
     const { flags } = await this.parse(ctor);
     const session = this.session();
-    const file = checkReadableFile('--file', flags.file);
+    const file = checkSendableFile('--file', flags.file);
     const reply = requireOk(await (await connect(session)).uploadFile({ brand: channelOf(flags.channel, session), file, fileType: ctor.fileType }));
     await this.show(() => fields([['url', reply.url], ['type', reply.fileType], ['name', reply.name], ['size', reply.size]]));
     return reply;

@@ -4,7 +4,7 @@ import { BrandwireCommand } from '../../base-command';
 import { channelOf } from '../../lib/channel';
 import { connect } from '../../lib/connect';
 import { channelFlag } from '../../lib/flags';
-import { checkReadableFile } from '../../lib/input-files';
+import { checkSendableFile } from '../../lib/input-files';
 import { fields } from '../../lib/output';
 import { requireOk } from '../../lib/results';
 
@@ -25,7 +25,7 @@ export default class UploadImage extends BrandwireCommand {
   async run(): Promise<UploadImageResponse> {
     const { flags } = await this.parse(UploadImage);
     const session = this.session();
-    const file = checkReadableFile('--file', flags.file);
+    const file = checkSendableFile('--file', flags.file);
     const imageType = flags['image-type'] as 'rich' | 'plain' | undefined;
     const reply = requireOk(await (await connect(session)).uploadImage({ brand: channelOf(flags.channel, session), file, ...(imageType ? { imageType } : {}) }));
     await this.show(() => fields([['url', reply.url], ['image type', reply.imageType], ['name', reply.name], ['size', reply.size]]));
