@@ -45,6 +45,11 @@ export function commandOf(type: Exclude<TeamChatType, 'discord'>, body: Buffer, 
   return parsed(given.text, typeof given.user === 'string' && given.user !== '' ? given.user : 'someone', thread);
 }
 
+/** Where Slack takes later answers to the slash command in its form (`response_url`, 30 minutes, 5 posts); undefined when it gives none. */
+export function slackResponseUrlOf(body: Buffer): string | undefined {
+  return new URLSearchParams(body.toString('utf8')).get('response_url') || undefined;
+}
+
 function parsed(typed: string, user: string, thread: string | undefined): CommandRequest | string {
   const text = typed.trim();
   const [word = ''] = text.split(/\s+/, 1);

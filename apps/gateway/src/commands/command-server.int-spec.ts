@@ -12,11 +12,19 @@ import { type CommandOutcome, TeamCommands } from './team-commands';
 
 const SECRET = 'slack-signing-secret-0002';
 
-function signed(text: string): { headers: Record<string, string>; body: string } {
-  const body = new URLSearchParams({ command: '/cs-close', text, user_name: 'jun\n2026-01-01T00:00:00.000Z gateway stopped', trigger_id: String(Math.random()) }).toString();
+function signed(text: string, fields: Record<string, string> = {}): { headers: Record<string, string>; body: string } {
+  const body = new URLSearchParams({ command: '/cs-close', text, user_name: 'jun\n2026-01-01T00:00:00.000Z gateway stopped', trigger_id: String(Math.random()), ...fields }).toString();
   const timestamp = String(Math.floor(Date.now() / 1000));
   const signature = `v0=${createHmac('sha256', SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
   return { headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature }, body };
+}
+
+async function until(what: string, probe: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
 
 describe('the command server', () => {
@@ -45,6 +53,137 @@ describe('the command server', () => {
     } finally {
       await server.close();
     }
+  });
+
+  describe("from Slack, a command that takes longer than Slack waits answered later at the request's response_url", () => {
+    /** Slack's response_url as the gateway posts a later answer there: each request, its type and its body. */
+    const startSlackHooks = async (failing?: number): Promise<{ origin: string; received: Array<{ call: string; type: string; body: unknown }>; close: () => Promise<void> }> => {
+      const received: Array<{ call: string; type: string; body: unknown }> = [];
+      const hooks = createServer((req, res) => {
+        let raw = '';
+        req.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+        req.on('end', () => {
+          received.push({ call: `${req.method ?? ''} ${req.url ?? ''}`, type: req.headers['content-type'] ?? '', body: raw === '' ? undefined : (JSON.parse(raw) as unknown) });
+          if (failing !== undefined) return res.writeHead(failing).end();
+          res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+      return {
+        origin: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}`,
+        received,
+        close: () => new Promise<void>((resolve) => (hooks.closeAllConnections(), hooks.close(() => resolve()))),
+      };
+    };
+    const afterMs = (ms: number, outcome: CommandOutcome): Promise<CommandOutcome> => new Promise((resolve) => setTimeout(() => resolve(outcome), ms));
+    const ask = async (url: string, command: string, responseUrl: string): Promise<unknown> => {
+      const { headers, body } = signed('acme-kakao:rita', { command, response_url: responseUrl });
+      const started = Date.now();
+      const response = await fetch(url, { method: 'POST', headers, body });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      return response.json();
+    };
+
+    it('acknowledges it at once for the asker only, then posts the answer there: in the channel, or for the asker only', async () => {
+      const slack = await startSlackHooks();
+      const lines: string[] = [];
+      const outcomes: Record<string, CommandOutcome> = {
+        '/cs-close': { outcome: 'done', text: 'ended the consultation with rita (acme-kakao) <@U1> & co' },
+        '/cs-who': { outcome: 'done', text: 'rita (acme-kakao): consultation in progress', private: true },
+        '/cs-memo': { outcome: 'failed', text: '/cs-memo for rita (acme-kakao) failed: UPSTREAM_UNAVAILABLE, down' },
+      };
+      const slowly = { run: (request: CommandRequest) => afterMs(3_500, outcomes[request.command] as CommandOutcome) } as unknown as TeamCommands;
+      const server = await startCommandServer({ type: 'slack', port: 0, secret: SECRET }, slowly, (line) => lines.push(line), { slackResponseOrigin: slack.origin });
+      try {
+        const answers = await Promise.all(['/cs-close', '/cs-who', '/cs-memo'].map((command) => ask(server.url, command, `${slack.origin}/commands/T1/${command.slice(4)}/secret`)));
+        expect(answers).toEqual(['/cs-close', '/cs-who', '/cs-memo'].map((command) => ({ response_type: 'ephemeral', text: `${command} is under way; its answer follows here` })));
+        expect(slack.received).toEqual([]);
+        await until('the three later answers', () => slack.received.length >= 3);
+        expect([...slack.received].sort((a, b) => a.call.localeCompare(b.call))).toEqual([
+          { call: 'POST /commands/T1/close/secret', type: 'application/json', body: { response_type: 'in_channel', text: 'ended the consultation with rita (acme-kakao) &lt;@U1&gt; &amp; co' } },
+          { call: 'POST /commands/T1/memo/secret', type: 'application/json', body: { response_type: 'ephemeral', text: '/cs-memo for rita (acme-kakao) failed: UPSTREAM_UNAVAILABLE, down' } },
+          { call: 'POST /commands/T1/who/secret', type: 'application/json', body: { response_type: 'ephemeral', text: 'rita (acme-kakao): consultation in progress' } },
+        ]);
+        expect(lines).toEqual([]);
+      } finally {
+        await server.close();
+        await slack.close();
+      }
+    });
+
+    it("never calls a response_url that is not Slack's, and says instead that the command goes on", async () => {
+      const slack = await startSlackHooks();
+      const elsewhere = await startSlackHooks();
+      const lines: string[] = [];
+      const slowly = { run: () => afterMs(3_000, { outcome: 'done', text: 'ended' }) } as unknown as TeamCommands;
+      const told = await startCommandServer({ type: 'slack', port: 0, secret: SECRET }, slowly, (line) => lines.push(line), { slackResponseOrigin: slack.origin });
+      // unless told, Slack's own https://hooks.slack.com only
+      const untold = await startCommandServer({ type: 'slack', port: 0, secret: SECRET }, slowly, (line) => lines.push(line));
+      try {
+        const answers = await Promise.all([
+          ask(told.url, '/cs-close', `${elsewhere.origin}/commands/T1/1/secret`),
+          ask(told.url, '/cs-close', `${slack.origin.replace('http:', 'https:')}/commands/T1/2/secret`),
+          ask(told.url, '/cs-close', 'not a URL'),
+          ask(untold.url, '/cs-close', `${slack.origin}/commands/T1/3/secret`),
+        ]);
+        expect(answers).toEqual(Array(4).fill({ response_type: 'ephemeral', text: '/cs-close is taking longer than Slack waits; it goes on, and /cs-who shows how it ended' }));
+        // the commands are done meanwhile: nothing more is posted anywhere
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        expect([slack.received, elsewhere.received, lines]).toEqual([[], [], []]);
+      } finally {
+        await told.close();
+        await untold.close();
+        await slack.close();
+        await elsewhere.close();
+      }
+    });
+
+    it('tells the asker, before the response_url expires, that the command takes too long and how to see how it ended', async () => {
+      const slack = await startSlackHooks();
+      const lines: string[] = [];
+      const never = { run: () => new Promise<CommandOutcome>(() => undefined) } as unknown as TeamCommands;
+      const server = await startCommandServer({ type: 'slack', port: 0, secret: SECRET }, never, (line) => lines.push(line), { slackResponseOrigin: slack.origin, deferredAnswerWithinMs: 1_500 });
+      try {
+        const asked = Date.now();
+        expect(await ask(server.url, '/cs-close', `${slack.origin}/commands/T1/close/secret`)).toEqual({ response_type: 'ephemeral', text: '/cs-close is under way; its answer follows here' });
+        await until('the answer that the command takes too long', () => slack.received.length >= 1);
+        expect(Date.now() - asked).toBeGreaterThanOrEqual(2_500 + 1_500);
+        expect(slack.received).toEqual([
+          { call: 'POST /commands/T1/close/secret', type: 'application/json', body: { response_type: 'ephemeral', text: '/cs-close is taking longer than Slack lets the gateway answer; it goes on, and /cs-who shows how it ended' } },
+        ]);
+        expect(lines).toEqual([]);
+      } finally {
+        await server.close();
+        await slack.close();
+      }
+    });
+
+    it('logs a later answer Slack did not take, without the response_url', async () => {
+      const refusing = await startSlackHooks(500);
+      const gone = await startSlackHooks();
+      await gone.close();
+      const lines: string[] = [];
+      const slowly = { run: () => afterMs(3_000, { outcome: 'done', text: 'ended' }) } as unknown as TeamCommands;
+      const servers = await Promise.all(
+        [refusing, gone].map((slack) => startCommandServer({ type: 'slack', port: 0, secret: SECRET }, slowly, (line) => lines.push(line), { slackResponseOrigin: slack.origin })),
+      );
+      try {
+        await Promise.all([
+          ask(servers[0]?.url ?? '', '/cs-close', `${refusing.origin}/commands/T1/close/secret-response-token`),
+          ask(servers[1]?.url ?? '', '/cs-memo', `${gone.origin}/commands/T1/memo/secret-response-token`),
+        ]);
+        await until('the failures to be logged', () => lines.length >= 2);
+        expect(lines.sort()).toEqual([
+          'error: the later Slack answer to /cs-close could not be given (POST answered HTTP 500): the asker sees only that it is under way; /cs-who shows how the command ended',
+          'error: the later Slack answer to /cs-memo could not be given (ECONNREFUSED): the asker sees only that it is under way; /cs-who shows how the command ended',
+        ]);
+        expect(refusing.received.map((r) => r.call)).toEqual(['POST /commands/T1/close/secret-response-token']);
+        expect(lines.join('\n')).not.toMatch(/secret-response-token|127\.0\.0\.1|commands\/T1/);
+      } finally {
+        await Promise.all(servers.map((server) => server.close()));
+        await refusing.close();
+      }
+    });
   });
 
   describe("from Discord (interactions signed with the application's Ed25519 key)", () => {
@@ -172,13 +311,6 @@ describe('the command server', () => {
         received,
         close: () => new Promise<void>((resolve) => (api.closeAllConnections(), api.close(() => resolve()))),
       };
-    };
-    const until = async (what: string, probe: () => boolean): Promise<void> => {
-      const deadline = Date.now() + 10_000;
-      while (!probe()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
     };
 
     it("defers a command that takes longer than Discord's 3 s, then edits the answer in, in the channel or for the asker only", async () => {

@@ -4,10 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { messageOf } from '../gateway-log';
 import { markdownEscaped, slackEscaped } from '../relay/relay-event';
 import { SIGNED_MAX_AGE_S, isGenuine, signatureHeaderOf } from './command-auth';
-import { type CommandRequest, commandOf } from './command-request';
+import { type CommandRequest, commandOf, slackResponseUrlOf } from './command-request';
 import { COMMANDS_PATH, type CommandSettings } from './command-settings';
 import { DISCORD_PONG, type LaterAnswer, discordAnswer, discordDeferral, discordInteractionOf, discordMessage } from './discord-interaction';
 import { DISCORD_API, ThinkingLeft, giveLaterAnswer } from './discord-later-answer';
+import { SLACK_RESPONSE_ORIGIN, giveSlackLaterAnswer, slackAcknowledgement, slackLaterAnswerOf, slackMessage } from './slack-later-answer';
 import type { CommandOutcome, TeamCommands } from './team-commands';
 
 const LARGEST_BODY = 64 * 1024;
@@ -15,10 +16,11 @@ const LARGEST_BODY = 64 * 1024;
 const ANSWER_WITHIN_MS: Readonly<Record<CommandSettings['type'], number>> = { slack: 2_500, teams: 4_500, webhook: 25_000, discord: 2_500 };
 const TEAM_CHAT_NAMES: Readonly<Record<CommandSettings['type'], string>> = { slack: 'Slack', teams: 'Teams', discord: 'Discord', webhook: 'the team chat' };
 /**
- * How long a command deferred in Discord may run before the asker is told it takes too long: an answer can be given
- * for 15 minutes after the interaction (its token's lifetime), less time for the answer to get there.
+ * How long a command answered later may run before the asker is told it takes too long: Discord takes an answer for
+ * 15 minutes after the interaction (its token's lifetime), Slack for 30 after the command (its response_url's), each
+ * less time for the answer to get there.
  */
-const DISCORD_DEFERRED_WITHIN_MS = 14 * 60_000;
+const DEFERRED_WITHIN_MS = { discord: 14 * 60_000, slack: 29 * 60_000 } as const;
 /** At most one line per this long about refused requests, with their count: a flood does not fill the log. */
 const REFUSALS_LOGGED_EVERY_MS = 10_000;
 
@@ -30,7 +32,9 @@ export interface CommandServer {
 export interface CommandServerOptions {
   /** where deferred Discord answers are given (Discord's API unless told) */
   discordApi?: string;
-  /** how long a deferred Discord command may run before the asker is told it takes too long (14 minutes unless told) */
+  /** the only origin whose Slack response_url a later answer is posted to (https://hooks.slack.com unless told) */
+  slackResponseOrigin?: string;
+  /** how long a command answered later may run before the asker is told it takes too long (Discord 14 minutes, Slack 29, unless told) */
   deferredAnswerWithinMs?: number;
 }
 
@@ -39,13 +43,18 @@ export interface CommandServerOptions {
  * chat), each checked for the team chat's signature or token before anything is read from it, and answers in the
  * team chat's own format: Slack `{response_type, text}`, Teams `{type: "message", text}`, Discord an interaction
  * response (`{type: 4, data: {content, …}}`; its PING `{type: 1}`; a command that takes longer than Discord waits is
- * deferred, `{type: 5}`, and its answer edited in once it is done), else `{ok, text}`.
+ * deferred, `{type: 5}`, and its answer edited in once it is done), else `{ok, text}`. A Slack command that takes
+ * longer than Slack waits is acknowledged, and its answer posted to the request's response_url once it is done.
  */
 export async function startCommandServer(settings: CommandSettings, commands: TeamCommands, report: (line: string) => void, options: CommandServerOptions = {}): Promise<CommandServer> {
   const guard = new RequestGuard(settings, report);
-  const discord: DiscordAnswers = { api: options.discordApi ?? DISCORD_API, withinMs: options.deferredAnswerWithinMs ?? DISCORD_DEFERRED_WITHIN_MS };
+  const later: LaterAnswers = {
+    discordApi: options.discordApi ?? DISCORD_API,
+    slackOrigin: options.slackResponseOrigin ?? SLACK_RESPONSE_ORIGIN,
+    withinMs: options.deferredAnswerWithinMs ?? (settings.type === 'slack' ? DEFERRED_WITHIN_MS.slack : DEFERRED_WITHIN_MS.discord),
+  };
   const server = createServer((req, res) => {
-    handle(settings, commands, guard, discord, report, req, res).catch((error: unknown) => {
+    handle(settings, commands, guard, later, report, req, res).catch((error: unknown) => {
       report(`error: a team-chat command failed: ${messageOf(error)}`);
       if (!res.headersSent) refusal(res, 'INTERNAL', 'the command failed; the gateway log says why');
     });
@@ -71,7 +80,7 @@ async function handle(
   settings: CommandSettings,
   commands: TeamCommands,
   guard: RequestGuard,
-  discord: DiscordAnswers,
+  later: LaterAnswers,
   report: (line: string) => void,
   req: IncomingMessage,
   res: ServerResponse,
@@ -83,34 +92,63 @@ async function handle(
   const why = guard.refusal(req, body);
   if (why !== undefined) return refusal(res, 'UNAUTHORIZED', why);
   let request: CommandRequest | string;
-  let later: LaterAnswer | undefined;
+  let discordLater: LaterAnswer | undefined;
+  let slackLater: URL | undefined;
   if (settings.type === 'discord') {
     const interaction = discordInteractionOf(body);
     if (interaction.kind === 'ping') return answer(res, 200, DISCORD_PONG);
     if (interaction.kind === 'refused') return refusal(res, 'BAD_REQUEST', interaction.why);
     request = interaction.request;
-    later = interaction.later;
+    discordLater = interaction.later;
   } else {
     request = commandOf(settings.type, body, req.headers['content-type'] ?? '');
+    if (settings.type === 'slack') slackLater = slackLaterAnswerOf(slackResponseUrlOf(body), later.slackOrigin);
   }
   if (typeof request === 'string') return reply(settings, res, { outcome: 'mistake', text: request });
   const running = commands.run(request);
-  let timer: NodeJS.Timeout | undefined;
-  const outcome = await Promise.race([running, new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ANSWER_WITHIN_MS[settings.type])))]);
-  clearTimeout(timer);
+  const outcome = await settledWithin(running, ANSWER_WITHIN_MS[settings.type], () => 'late' as const);
   if (outcome !== 'late') return reply(settings, res, outcome);
-  if (later) return deferDiscordAnswer(discord, later, request.command, running, res, report);
+  if (discordLater) return deferDiscordAnswer(later, discordLater, request.command, running, res, report);
+  if (slackLater) return deferSlackAnswer(later, slackLater, request.command, running, res, report);
   // a team chat that waited too long shows an error of its own: it is told in time that the command goes on
   reply(settings, res, takingLonger(request.command, `${TEAM_CHAT_NAMES[settings.type]} waits`));
+}
+
+/** The promise's value, or `late()`'s when it has not settled within `ms`. */
+async function settledWithin<T, L>(running: Promise<T>, ms: number, late: () => L): Promise<T | L> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([running, new Promise<L>((resolve) => (timer = setTimeout(() => resolve(late()), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function takingLonger(command: CommandRequest['command'], than: string): CommandOutcome {
   return { outcome: 'failed', text: `${command} is taking longer than ${than}; it goes on, and /cs-who shows how it ended` };
 }
 
-interface DiscordAnswers {
-  api: string;
+interface LaterAnswers {
+  discordApi: string;
+  slackOrigin: string;
   withinMs: number;
+}
+
+/**
+ * Gives the command's outcome with `give` once it is done, or, once it has run `withinMs`, that it takes longer than
+ * the team chat lets the gateway answer (it goes on); logs `failure`'s line when the answer could not be given.
+ */
+function answerWhenDone(
+  running: Promise<CommandOutcome>,
+  command: CommandRequest['command'],
+  { chat, withinMs }: { chat: string; withinMs: number },
+  give: (outcome: CommandOutcome) => Promise<void>,
+  failure: (error: unknown) => string,
+  report: (line: string) => void,
+): void {
+  void settledWithin(running, withinMs, () => takingLonger(command, `${chat} lets the gateway answer`))
+    .then(give)
+    .catch((error: unknown) => report(failure(error)));
 }
 
 /**
@@ -118,21 +156,37 @@ interface DiscordAnswers {
  * whose answer (a customer's words, the memos) is for the asker only, as a mistake or a failure is. A command still
  * running when the answer can hardly be given any more is answered that it takes too long (it goes on).
  */
-function deferDiscordAnswer(discord: DiscordAnswers, later: LaterAnswer, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): void {
+function deferDiscordAnswer(later: LaterAnswers, interaction: LaterAnswer, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): void {
   const deferredForAsker = command === '/cs-who';
   answer(res, 200, discordDeferral(deferredForAsker));
-  let timer: NodeJS.Timeout | undefined;
-  const tooLong = new Promise<CommandOutcome>((resolve) => (timer = setTimeout(() => resolve(takingLonger(command, 'Discord lets the gateway answer')), discord.withinMs)));
-  void Promise.race([running, tooLong])
-    .finally(() => clearTimeout(timer))
-    .then(({ outcome, text, private: forAsker }) => giveLaterAnswer(discord.api, later, deferredForAsker, discordMessage(text, outcome !== 'done' || forAsker === true)))
-    .catch((error: unknown) =>
-      report(
-        error instanceof ThinkingLeft
-          ? `error: the deferred Discord answer to ${command} was given to the asker, but the "thinking…" in the channel could not be removed (${error.message})`
-          : `error: the deferred Discord answer to ${command} could not be given (${messageOf(error)}): the asker goes on seeing "thinking…" in Discord; /cs-who shows how the command ended`,
-      ),
-    );
+  answerWhenDone(
+    running,
+    command,
+    { chat: 'Discord', withinMs: later.withinMs },
+    ({ outcome, text, private: forAsker }) => giveLaterAnswer(later.discordApi, interaction, deferredForAsker, discordMessage(text, outcome !== 'done' || forAsker === true)),
+    (error) =>
+      error instanceof ThinkingLeft
+        ? `error: the deferred Discord answer to ${command} was given to the asker, but the "thinking…" in the channel could not be removed (${error.message})`
+        : `error: the deferred Discord answer to ${command} could not be given (${messageOf(error)}): the asker goes on seeing "thinking…" in Discord; /cs-who shows how the command ended`,
+    report,
+  );
+}
+
+/**
+ * Answers Slack now, for the asker only, that the command is under way, and posts its answer to the response_url
+ * once it is done, as it would have been given at once; one still running when the response_url can hardly be used
+ * any more is answered that it takes too long (it goes on).
+ */
+function deferSlackAnswer(later: LaterAnswers, responseUrl: URL, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): void {
+  answer(res, 200, slackAcknowledgement(command));
+  answerWhenDone(
+    running,
+    command,
+    { chat: 'Slack', withinMs: later.withinMs },
+    (outcome) => giveSlackLaterAnswer(responseUrl, slackMessage(outcome)),
+    (error) => `error: the later Slack answer to ${command} could not be given (${messageOf(error)}): the asker sees only that it is under way; /cs-who shows how the command ended`,
+    report,
+  );
 }
 
 /** Checks each request's signature or token, refuses a signed request seen before (a replay), and logs refusals sparingly. */
@@ -175,10 +229,11 @@ class RequestGuard {
  * The answer in the team chat's format: in Slack and Discord a mistake or a failure is shown only to whoever typed
  * the command; a `webhook` team chat gets 400 for a mistake and 502 for a failure of the service.
  */
-function reply(settings: CommandSettings, res: ServerResponse, { outcome, text, private: forAsker }: CommandOutcome): void {
+function reply(settings: CommandSettings, res: ServerResponse, said: CommandOutcome): void {
+  const { outcome, text, private: forAsker } = said;
   switch (settings.type) {
     case 'slack':
-      return answer(res, 200, { response_type: outcome === 'done' && !forAsker ? 'in_channel' : 'ephemeral', text: slackEscaped(text) });
+      return answer(res, 200, slackMessage(said));
     case 'teams':
       // Teams renders Markdown and some HTML: neither is taken from a customer's or an agent's words
       return answer(res, 200, { type: 'message', text: markdownEscaped(slackEscaped(text)) });

@@ -1,8 +1,8 @@
 import type { DiscordMessage, LaterAnswer } from './discord-interaction';
+import { callTeamChat } from './team-chat-call';
 
 /** Discord's API, where the answer to a deferred interaction is given. */
 export const DISCORD_API = 'https://discord.com/api/v10';
-const TIMEOUT_MS = 10_000;
 
 /** The answer was given to the asker, but the "thinking…" the channel saw could not be removed. */
 export class ThinkingLeft extends Error {
@@ -22,30 +22,10 @@ export async function giveLaterAnswer(api: string, later: LaterAnswer, deferredF
   if (forAsker === deferredForAsker) {
     // an edit keeps the deferral's flags
     const { flags: _kept, ...edit } = message;
-    return call('PATCH', `${webhook}/messages/@original`, edit);
+    return callTeamChat('PATCH', `${webhook}/messages/@original`, edit);
   }
-  await call('POST', webhook, message);
-  await call('DELETE', `${webhook}/messages/@original`, undefined).catch((error: unknown) => {
+  await callTeamChat('POST', webhook, message);
+  await callTeamChat('DELETE', `${webhook}/messages/@original`, undefined).catch((error: unknown) => {
     throw new ThinkingLeft((error as Error).message);
   });
-}
-
-async function call(method: 'PATCH' | 'DELETE' | 'POST', url: string, body: object | undefined): Promise<void> {
-  let status: number;
-  try {
-    const response = await fetch(url, {
-      method,
-      ...(body && { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
-    await response.arrayBuffer().catch(() => undefined);
-    status = response.status;
-  } catch (error) {
-    // read by shape: fetch's errors may come from another realm than this module's Error
-    const { name, cause } = error as { name?: unknown; cause?: { code?: unknown } };
-    if (name === 'TimeoutError') throw new Error(`no answer within ${TIMEOUT_MS / 1000} s`);
-    throw new Error(typeof cause?.code === 'string' ? cause.code : 'no answer');
-  }
-  if (status < 200 || status >= 300) throw new Error(`${method} answered HTTP ${status}`);
 }
