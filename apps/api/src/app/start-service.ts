@@ -10,7 +10,7 @@ import { ApiKeysService } from '../common/auth/api-keys.service';
 import { BrandAccessService } from '../common/auth/brand-access.service';
 import { EnvelopeFilter } from '../common/errors/envelope.filter';
 import { allowedMethodsOf } from '../common/http/allowed-methods';
-import { jsonBodyParser } from '../common/http/body-parsing';
+import { BodyParsingGuard } from '../common/http/body-parsing';
 import { answerClientErrorsInEnvelope } from '../common/http/client-errors';
 import { ConnectionDrain } from '../common/http/connection-drain';
 import { limitPipelining } from '../common/http/pipelining-limit';
@@ -174,7 +174,8 @@ async function serve(app: NestExpressApplication, config: Config, gate: RequestG
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   if (gate) app.use(gate.middleware);
   app.use(cachedRoomPages(app.get(RoomPageCache), app.get(ApiKeysService), app.get(BrandAccessService), app.get(KeyRateLimit)));
-  app.use(jsonBodyParser(config.jsonBodyLimit));
+  // after the global guards of AppModule (AuthGuard first): a body is read only for a request let in
+  app.useGlobalGuards(new BodyParsingGuard(config.jsonBodyLimit));
   app.useGlobalFilters(new EnvelopeFilter(allowedMethodsOf(app.getHttpAdapter().getInstance())));
   app.useGlobalPipes(validationPipe());
   mountOpenApi(app);

@@ -33,4 +33,10 @@ describe('the pairing routes refusing a body they cannot read', () => {
     const reply = await h.request('POST', '/api/auth/device/code', { token: null, rawBody: '{"client_id":', headers: { 'content-type': 'application/json' } });
     expect([reply.status, reply.body['ok'], reply.body['code']]).toEqual([400, false, 'BAD_REQUEST']);
   });
+
+  it.each(['/api/auth/device/code', '/api/auth/device/token'])('413 on a form-encoded body of %s with more than 20 fields, in the envelope', async (path) => {
+    const fields = Array.from({ length: 21 }, (_, i) => `f${i}=x`).join('&');
+    const reply = await h.request('POST', path, { token: null, rawBody: fields, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([reply.status, reply.body]).toEqual([413, { ok: false, code: 'PAYLOAD_TOO_LARGE', message: 'the form-encoded request body has more than 20 fields' }]);
+  });
 });

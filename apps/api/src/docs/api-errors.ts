@@ -22,7 +22,7 @@ export type ErrorReasons = Partial<Record<ErrorCode, string>>;
 /** Fields an error body carries besides the envelope's, all of them always present. */
 export type ExtraErrorFields = Record<string, SchemaObject>;
 
-/** A body that is JSON: read before routing, then validated against the operation's DTO. */
+/** A body that is JSON: read once the request's key is let in, then validated against the operation's DTO. */
 export const JSON_BODY_ERRORS = {
   BAD_REQUEST: 'the body is not a JSON object, or a field is missing, unknown or invalid (the message names it)',
   PAYLOAD_TOO_LARGE: 'the body is larger than the JSON body limit (JSON_BODY_LIMIT, 1 MB by default)',

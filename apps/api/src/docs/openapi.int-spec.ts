@@ -216,7 +216,7 @@ describe('the OpenAPI document', () => {
     expect(bearer).not.toHaveProperty('bearerFormat');
   });
 
-  it('documents the body errors (400, 413, 415) on every route that takes a body: the body is read before routing, whatever the route', () => {
+  it('documents the body errors (400, 413, 415) on every route that takes a body: the body is read on every route, once the request is let in with its key', () => {
     const missing = operations()
       .filter(({ route }) => /^(POST|PUT|PATCH) /.test(route))
       .filter(({ op: o }) => !(['400', '413', '415'] as const).every((status) => o.responses[status] !== undefined))

@@ -12,7 +12,7 @@ describe('personal information given in a consent', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('is never written to the data directory or the logs, even at the most verbose log level', async () => {
-    const service = await startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'trace' });
+    const service = await startBuiltService({ BRANDWIRE_DATA_DIR: dataDir, LOG_LEVEL: 'trace', UPSTREAM_PARTNER_KEY: 'privacy-partner-key' });
     const receiver = await WebhookReceiver.start();
     try {
       const token = /BrandWrite key:\s+(\S+)/.exec(service.output())?.[1] ?? '';
@@ -23,8 +23,13 @@ describe('personal information given in a consent', () => {
       expect(await callJson(`${service.url}/sandbox/customers/c1/consent`, token, 'POST', { brandKey: 'demo-kakao', nickname: NICKNAME, phoneNumber: PHONE })).toMatchObject({
         ok: true,
       });
-      // a malformed consent callback is logged as a failed request: its body must not be
-      await fetch(`${service.url}/upstream/personal_info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ phone_number: PHONE }) });
+      // a malformed consent callback (with the partner key, so that its body is read) is logged as a failed request: its body must not be
+      const malformed = await fetch(`${service.url}/upstream/personal_info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-partner-key': 'privacy-partner-key' },
+        body: JSON.stringify({ phone_number: PHONE }),
+      });
+      expect(malformed.status).toBe(400);
       // relayed to the webhook, and nowhere else
       const relayed = await receiver.waitFor((got) => got.some((d) => d.json['kind'] === 'personal_info'));
       expect(relayed.find((d) => d.json['kind'] === 'personal_info')?.json).toMatchObject({ userKey: 'c1', nickname: NICKNAME, phoneNumber: PHONE });

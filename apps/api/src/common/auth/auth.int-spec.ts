@@ -124,6 +124,69 @@ describe('authentication and scopes', () => {
   });
 });
 
+describe('a request body, read only once the key is let in', () => {
+  let h: ServiceHarness;
+
+  beforeAll(async () => {
+    h = await ServiceHarness.start();
+  });
+  afterAll(async () => {
+    await h.stop();
+  });
+
+  /** 1 MB (the default JSON_BODY_LIMIT) of JSON that never closes; and a body just over the limit. */
+  const unclosed = '{"brandKey":"acme-kakao","text":"';
+  const malformed = unclosed + 'x'.repeat(1024 * 1024 - unclosed.length);
+  const oversized = `{"brandKey":"acme-kakao","text":"${'x'.repeat(1024 * 1024)}"}`;
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  it.each([
+    ['no Authorization header', {}, 'missing Authorization header: send "Authorization: Bearer <key>"'],
+    ['an unknown key', bearer('not-a-key-of-ours-000000'), 'unknown key'],
+    ['a header that is not a bearer key', { authorization: `Basic ${TOKENS.writer}` }, 'the Authorization header must be "Bearer <key>"'],
+  ])('answers a malformed 1 MB body with %s with 401 UNAUTHORIZED, not a complaint about the body', async (_, headers, message) => {
+    const reply = await h.request('POST', '/api/agent/send', { token: null, rawBody: malformed, headers });
+    expect([reply.status, reply.body]).toEqual([401, { ok: false, code: 'UNAUTHORIZED', message }]);
+  });
+
+  it('answers a body over the limit, or of a type no route takes, without a valid key with 401: the body was never read', async () => {
+    const large = await h.request('POST', '/api/agent/send', { token: null, rawBody: oversized });
+    expect([large.status, large.body['code']]).toEqual([401, 'UNAUTHORIZED']);
+    const unknownKey = await h.request('POST', '/api/agent/send', { token: 'not-a-key-of-ours-000000', rawBody: oversized });
+    expect([unknownKey.status, unknownKey.body['code']]).toEqual([401, 'UNAUTHORIZED']);
+    const plain = await h.request('POST', '/api/agent/send', { token: null, rawBody: 'brandKey=acme-kakao', headers: { 'content-type': 'text/plain' } });
+    expect([plain.status, plain.body['code']]).toEqual([401, 'UNAUTHORIZED']);
+  });
+
+  it('answers the messenger callbacks without the partner key with 401 before reading their body', async () => {
+    const reply = await h.request('POST', '/upstream/message', { token: null, rawBody: malformed });
+    expect([reply.status, reply.body['code']]).toEqual([401, 'UNAUTHORIZED']);
+  });
+
+  it('still reads the body of a request with a valid key: 400 naming what is wrong with it, 413 over the limit, 415 for another type', async () => {
+    const bad = await h.request('POST', '/api/agent/send', { token: TOKENS.writer, rawBody: malformed });
+    expect([bad.status, bad.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'the request body is not valid JSON' }]);
+    const list = await h.request('POST', '/api/agent/send', { token: TOKENS.writer, rawBody: '[]' });
+    expect([list.status, list.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'the request body must be a JSON object' }]);
+    const large = await h.request('POST', '/api/agent/send', { token: TOKENS.writer, rawBody: oversized });
+    expect([large.status, large.body]).toEqual([413, { ok: false, code: 'PAYLOAD_TOO_LARGE', message: 'the request body is larger than the limit of 1048576 bytes' }]);
+    const plain = await h.request('POST', '/api/agent/send', { token: TOKENS.writer, rawBody: '{}', headers: { 'content-type': 'text/plain' } });
+    expect([plain.status, plain.body['code']]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+  });
+
+  it('still answers a key without the scope with 403, whatever its body', async () => {
+    const reply = await h.request('POST', '/api/agent/send', { token: TOKENS.reader, rawBody: malformed });
+    expect([reply.status, reply.body['code']]).toEqual([403, 'FORBIDDEN']);
+  });
+
+  it('reads the body of a public route without any key: its fields arrive, and a malformed one is 400', async () => {
+    const polled = await h.request('POST', '/api/auth/device/token', { token: null, body: { grant_type: 'password', device_code: 'x' } });
+    expect([polled.status, polled.body['error']]).toEqual([400, 'unsupported_grant_type']);
+    const bad = await h.request('POST', '/api/auth/device/token', { token: null, rawBody: '{"device_code":' });
+    expect([bad.status, bad.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'the request body is not valid JSON' }]);
+  });
+});
+
 describe('GET /api/agent/me', () => {
   let h: ServiceHarness;
 
