@@ -156,19 +156,18 @@ describe('signals to the client', () => {
 
   it('counts the back-off from the failed answer, so a slow failing receiver also gets its pause', async () => {
     receiver.status = 503;
-    receiver.answerDelayMs = 1_500;
+    receiver.answerDelayMs = 1_000;
     try {
       await h.customerWrites('s5', { text: 'slow' });
       const attemptsOf = () => receiver.received.filter((d) => d.json['userKey'] === 's5' && d.json['kind'] === 'reference');
-      const deadline = Date.now() + 20_000;
-      while (attemptsOf().length < 4 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      const deadline = Date.now() + 15_000;
+      while (attemptsOf().length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
       const attempts = attemptsOf();
-      expect(attempts.length).toBeGreaterThanOrEqual(4);
-      // 1 s, 2 s, 4 s (±20 %) after each 503 came back, not after the attempt started (1.5 s earlier)
-      const pauses = [1, 2, 3].map((i) => Number(attempts[i]?.atMs) - Number(attempts[i - 1]?.answeredAtMs));
+      expect(attempts.length).toBeGreaterThanOrEqual(3);
+      // 1 s, then 2 s (±20 %) after each 503 came back; after the attempt started (1 s earlier) they would be at most 0.2 s and 1.4 s
+      const pauses = [1, 2].map((i) => Number(attempts[i]?.atMs) - Number(attempts[i - 1]?.answeredAtMs));
       expect(pauses[0]).toBeGreaterThanOrEqual(800);
       expect(pauses[1]).toBeGreaterThanOrEqual(1_600);
-      expect(pauses[2]).toBeGreaterThanOrEqual(3_200);
     } finally {
       receiver.status = 200;
       receiver.answerDelayMs = 0;
