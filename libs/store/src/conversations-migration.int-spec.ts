@@ -1,6 +1,5 @@
-import { Client } from 'pg';
 import { Store } from './index';
-import { TEST_DIALECTS, type TestDatabase, execInSqliteFile, testDatabase } from './testing';
+import { TEST_DIALECTS, type TestDatabase, execInTestDatabase, testDatabase } from './testing';
 
 /** Data written before migration 0006 (conversations keyed by session only) keeps its convIds after it. */
 describe.each(TEST_DIALECTS)('conversations of data migrated to 0006 on %s', (dialect) => {
@@ -20,17 +19,7 @@ describe.each(TEST_DIALECTS)('conversations of data migrated to 0006 on %s', (di
   /** Takes the database back to before 0006 (0006 and every later migration undone), as a service of that release left it. */
   async function undo0006(): Promise<void> {
     const statements = ['alter table idempotency_keys drop column uncertain_serials', 'alter table api_keys drop column revoked_ms', 'alter table channels drop column seed_plan', 'alter table served_consultations drop column kept', 'drop table bubble_delete_claims', 'drop index conversations_session', 'drop table consent_requests', 'drop index conversations_customer_session', "delete from kysely_migration where name >= '0006'"];
-    if (dialect === 'sqlite') {
-      execInSqliteFile(db.dataDir, statements.join(';\n'));
-      return;
-    }
-    const client = new Client({ connectionString: db.databaseUrl });
-    await client.connect();
-    try {
-      for (const statement of statements) await client.query(statement);
-    } finally {
-      await client.end();
-    }
+    await execInTestDatabase(db, statements);
   }
 
   it('keeps a handed-out convId naming the same conversation, continues it, and gives another customer on that session id its own', async () => {

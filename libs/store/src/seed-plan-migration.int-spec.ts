@@ -1,6 +1,5 @@
-import { Client } from 'pg';
 import { Store } from './index';
-import { TEST_DIALECTS, type TestDatabase, execInSqliteFile, testDatabase } from './testing';
+import { TEST_DIALECTS, type TestDatabase, execInTestDatabase, testDatabase } from './testing';
 
 /** A plan an Admin set before migration 0011 is kept when the seed is applied after it. */
 describe.each(TEST_DIALECTS)('channel plans of data migrated to 0011 on %s', (dialect) => {
@@ -26,17 +25,7 @@ describe.each(TEST_DIALECTS)('channel plans of data migrated to 0011 on %s', (di
       'alter table channels drop column seed_plan',
       "delete from kysely_migration where name >= '0011'",
     ];
-    if (dialect === 'sqlite') {
-      execInSqliteFile(db.dataDir, statements.join(';\n'));
-      return;
-    }
-    const client = new Client({ connectionString: db.databaseUrl });
-    await client.connect();
-    try {
-      for (const statement of statements) await client.query(statement);
-    } finally {
-      await client.end();
-    }
+    await execInTestDatabase(db, statements);
   }
 
   it('keeps the plan an Admin set before the upgrade, then follows a seed that changes its value', async () => {

@@ -38,8 +38,7 @@ export async function postgresTestDatabase(): Promise<TestDatabase> {
     drop: async () => {
       const client = new Client({ connectionString: TEST_POSTGRES_URL });
       await client.connect();
-      // a service migrating meanwhile lists the tables of every schema, and fails on one dropped under it
-      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]); // see execInTestDatabase
       await client.query(`DROP SCHEMA ${schema} CASCADE`);
       await client.end();
       rmSync(dataDir, { recursive: true, force: true });
@@ -67,6 +66,23 @@ export const TEST_STORE_MODES: readonly TestStoreMode[] = [
 ];
 
 export const storeModeName = (mode: TestStoreMode): string => (mode.thread ? `${mode.dialect} on a thread` : mode.dialect);
+
+/**
+ * Runs SQL statements in a test database, one after the other (a test taking the schema back to an earlier release).
+ * On PostgreSQL under the migration lock: a service migrating meanwhile lists the columns of every schema's tables,
+ * and fails on one dropped under it.
+ */
+export async function execInTestDatabase(db: TestDatabase, statements: readonly string[]): Promise<void> {
+  if (db.databaseUrl === undefined) return execInSqliteFile(db.dataDir, statements.join(';\n'));
+  const client = new Client({ connectionString: db.databaseUrl });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 
 /**
  * Runs SQL on the SQLite file of a data folder from a connection of its own, beside the service that has it open
