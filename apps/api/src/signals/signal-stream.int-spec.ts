@@ -108,6 +108,29 @@ describe('GET /api/agent/signals/stream', () => {
     expect([wrong.status, wrong.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'after must be a seq such as 12, an event id such as 12.0, or now' }]);
   });
 
+  it("with after=now names the end it starts at as an id, so a client that reconnects before any signal (an EventSource, with Last-Event-ID) misses none", async () => {
+    await h.customerWrites('e-pre', { text: 'written before the stream opened' });
+    const end = (await h.get<{ next: string }>('/api/agent/signals?brand=acme-kakao&after=now', TOKENS.reader)).body.next;
+    const controller = new AbortController();
+    const response = await fetch(`${h.url}/api/agent/signals/stream?brand=acme-kakao&after=now`, { headers: { authorization: `Bearer ${TOKENS.reader}` }, signal: controller.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let head = '';
+    while (!/\n\nid: [^\n]*\n\n/.test(head)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      head += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    // an id alone, no data: an EventSource keeps it as its last event id and dispatches nothing
+    expect(head).toBe(`retry: 2000\n\nid: ${end}\n\n`);
+    await h.customerWrites('e-gap', { text: 'written while the client was away' });
+    const resumed = await readEvents(`${h.url}/api/agent/signals/stream?brand=acme-kakao&after=now`, TOKENS.reader, 2, { 'last-event-id': end });
+    expect(resumed.map((e) => [e.event, e.data['userKey']])).toEqual([
+      ['reference', 'e-gap'],
+      ['message', 'e-gap'],
+    ]);
+  });
+
   it('takes an empty Last-Event-ID as none: the stream starts from the first signal', async () => {
     await h.customerWrites('e-empty', { text: 'hello' });
     const all = (await h.get<{ signals: Array<{ id: string }> }>('/api/agent/signals?brand=acme-kakao&max=2', TOKENS.reader)).body.signals.map((s) => s.id);

@@ -1,6 +1,6 @@
 import type { SignalPayload } from '@brandwire/domain';
 import { signalCursor } from '@brandwire/domain';
-import type { SignalRecord, Store } from '@brandwire/store';
+import { MAX_PART, type SignalRecord, type Store } from '@brandwire/store';
 import { Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SignalBus } from './signal-bus';
@@ -58,6 +58,9 @@ export async function streamSignals(
     'x-accel-buffering': 'no',
   });
   res.write('retry: 2000\n\n');
+  // where it starts (unless at the channel's start), as an id alone, which dispatches no event: a client that
+  // reconnects before any signal resumes there, not at a later end (`after=now`)
+  if (start.part >= 0) res.write(`id: ${start.part >= MAX_PART ? String(start.seq) : signalCursor(start.seq, start.part)}\n\n`);
 
   const write = (id: string | undefined, payload: SignalPayload) => {
     res.write(`${id ? `id: ${id}\n` : ''}event: ${payload.kind}\ndata: ${JSON.stringify(payload)}\n\n`);

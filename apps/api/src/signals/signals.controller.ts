@@ -49,7 +49,7 @@ export class SignalsController implements BeforeApplicationShutdown {
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
     description:
-      'Server-Sent Events: `event` is the signal kind, `data` the signal (SignalDto) as JSON, `id` its "<seq>.<part>" (personal_info results are sent live only, without an id); errors before the stream opens are JSON',
+      'Server-Sent Events: `event` is the signal kind, `data` the signal (SignalDto) as JSON, `id` its "<seq>.<part>" (personal_info results are sent live only, without an id); a stream that does not start at the channel\'s start begins with an `id` alone (no event) naming where it starts; errors before the stream opens are JSON',
     content: { 'text/event-stream': { schema: { type: 'string', example: 'id: 42.0\nevent: message\ndata: {"kind":"message","seq":42,...}\n\n' } } },
   })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'the id of the last event received ("<seq>.<part>")' })
