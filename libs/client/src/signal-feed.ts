@@ -13,7 +13,7 @@ export interface SignalFeedOptions {
   endpoint: string;
   token: string;
   brand: string;
-  /** resume after this event id; `now`: only signals written from now on; undefined: from the channel's start */
+  /** resume after this event id; `now`: only signals written after the feed starts (also across its reconnections); undefined: from the channel's start */
   after: string | undefined;
   /** handles one event; the next is read once it has finished, and a rejection ends the feed with that error */
   onEvent: (event: SignalEvent) => Promise<void>;
@@ -38,6 +38,8 @@ export async function followSignals(o: SignalFeedOptions): Promise<void> {
   let retryMs = FIRST_RETRY_MS;
   while (!o.signal.aborted) {
     try {
+      // fixed once: a stream broken before its first signal resumes at that end, not at a later one
+      if (after === 'now') after = await endOf(o);
       await readStream(o, after, (id) => {
         after = id;
         retryMs = FIRST_RETRY_MS;
@@ -62,16 +64,29 @@ class HandlerError extends Error {
   }
 }
 
+/** The channel's end now, as a cursor to follow from (`GET /api/agent/signals?after=now`). */
+async function endOf(o: SignalFeedOptions): Promise<string> {
+  const url = new URL('/api/agent/signals', o.endpoint);
+  url.searchParams.set('brand', o.brand);
+  url.searchParams.set('after', 'now');
+  const response = await opened(o, url, 'application/json');
+  if (!response.ok) throw await refusal(response);
+  return String(((await response.json()) as { next: unknown }).next);
+}
+
+async function opened(o: SignalFeedOptions, url: URL, accept: string): Promise<Response> {
+  try {
+    return await fetch(url, { headers: { authorization: `Bearer ${o.token}`, accept }, signal: o.signal });
+  } catch (error) {
+    throw new NetworkError(o.endpoint, error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error));
+  }
+}
+
 async function readStream(o: SignalFeedOptions, after: string | undefined, handled: (id: string) => void): Promise<void> {
   const url = new URL('/api/agent/signals/stream', o.endpoint);
   url.searchParams.set('brand', o.brand);
   if (after !== undefined) url.searchParams.set('after', after);
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: { authorization: `Bearer ${o.token}`, accept: 'text/event-stream' }, signal: o.signal });
-  } catch (error) {
-    throw new NetworkError(o.endpoint, error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error));
-  }
+  const response = await opened(o, url, 'text/event-stream');
   if (!response.ok || !response.body) throw await refusal(response);
   o.onOpen?.();
   const events: EventSourceMessage[] = [];
