@@ -17,6 +17,16 @@ export type IdempotencyClaim =
   /** an earlier attempt's messenger call got no answer: this one, claiming the key now, sends the same serials */
   | { kind: 'resume'; attempt: UncertainAttempt };
 
+/**
+ * Who claims a key: a running service (`id`, new at each start), and which claims of others count as cut off, so
+ * that a retry takes them over: those made before `othersCutOffBeforeMs` (the holder of one made since may still be
+ * answering it).
+ */
+export interface ClaimHolder {
+  id: string;
+  othersCutOffBeforeMs: number;
+}
+
 /** Remembers the first answer to a request made with an Idempotency-Key, per API key. */
 export class IdempotencyRepo {
   constructor(
@@ -26,37 +36,56 @@ export class IdempotencyRepo {
 
   /**
    * Claims the key for this request, or tells what an earlier request with the same key became; a claim made
-   * before `forgottenBeforeMs` counts as forgotten, whether or not a sweep removed it yet.
+   * before `forgottenBeforeMs` counts as forgotten, whether or not a sweep removed it yet. A claim still unanswered
+   * is taken over when its attempt ended without knowing whether the messenger delivered it (`keepUncertain`), or
+   * when it is another holder's and counts as cut off: then the retry sends the serials that attempt handed out.
    */
-  claim(keyId: string, idemKey: string, requestHash: string, nowMs: number, forgottenBeforeMs: number): Promise<IdempotencyClaim> {
+  claim(keyId: string, idemKey: string, requestHash: string, nowMs: number, forgottenBeforeMs: number, holder: ClaimHolder): Promise<IdempotencyClaim> {
     return this.tx.run(async (trx) => {
       await trx.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idem_key', '=', idemKey).where('created_ms', '<', forgottenBeforeMs).execute();
       const inserted = await trx
         .insertInto('idempotency_keys')
-        .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs, uncertain_serials: null })
+        .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs, uncertain_serials: null, holder: holder.id, attempt_serials: null })
         .onConflict((oc) => oc.columns(['key_id', 'idem_key']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'new' };
       const row = await trx
         .selectFrom('idempotency_keys')
-        .select(['request_hash', 'status', 'response', 'uncertain_serials'])
+        .select(['request_hash', 'status', 'response', 'created_ms', 'uncertain_serials', 'holder', 'attempt_serials'])
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
         .executeTakeFirstOrThrow();
       if (row.request_hash !== requestHash) return { kind: 'conflict' };
-      if (row.uncertain_serials !== null && row.status === null) {
-        // taken over by this claim (its time is the claim's), so a second retry at once waits as in progress
-        await trx
-          .updateTable('idempotency_keys')
-          .set({ uncertain_serials: null, created_ms: nowMs })
-          .where('key_id', '=', keyId)
-          .where('idem_key', '=', idemKey)
-          .execute();
-        return { kind: 'resume', attempt: JSON.parse(row.uncertain_serials) as UncertainAttempt };
-      }
-      if (row.status === null || row.response === null) return { kind: 'in_progress' };
-      return { kind: 'replay', status: row.status, body: JSON.parse(row.response) as unknown };
+      if (row.status !== null && row.response !== null) return { kind: 'replay', status: row.status, body: JSON.parse(row.response) as unknown };
+      const cutOff = row.holder !== holder.id && Number(row.created_ms) < holder.othersCutOffBeforeMs;
+      if (row.uncertain_serials === null && !cutOff) return { kind: 'in_progress' };
+      const handedOut = row.uncertain_serials ?? row.attempt_serials;
+      // taken over by this claim (its time is the claim's), so a second retry at once waits as in progress
+      await trx
+        .updateTable('idempotency_keys')
+        .set({ uncertain_serials: null, created_ms: nowMs, holder: holder.id, attempt_serials: handedOut })
+        .where('key_id', '=', keyId)
+        .where('idem_key', '=', idemKey)
+        .execute();
+      return handedOut === null ? { kind: 'new' } : { kind: 'resume', attempt: JSON.parse(handedOut) as UncertainAttempt };
     });
+  }
+
+  /**
+   * Notes the serials the attempt of the claim made at `claimedMs` hands to the messenger, before it calls it: should
+   * that attempt be cut off, the retry that takes the claim over sends them again.
+   */
+  async noteAttempt(keyId: string, idemKey: string, claimedMs: number, attempt: UncertainAttempt): Promise<void> {
+    await this.tx.run((trx) =>
+      trx
+        .updateTable('idempotency_keys')
+        .set({ attempt_serials: JSON.stringify(attempt) })
+        .where('key_id', '=', keyId)
+        .where('idem_key', '=', idemKey)
+        .where('created_ms', '=', claimedMs)
+        .where('status', 'is', null)
+        .execute(),
+    );
   }
 
   /**

@@ -126,6 +126,10 @@ export interface IdempotencyKeysTable {
   created_ms: number;
   /** JSON UncertainAttempt: the serials and session of an attempt whose messenger call got no answer, while no answer is kept */
   uncertain_serials: string | null;
+  /** the running service answering the claim (null on claims made before holders were kept) */
+  holder: string | null;
+  /** JSON UncertainAttempt: the serials the holder's attempt handed to the messenger so far, written before each call */
+  attempt_serials: string | null;
 }
 
 export interface UploadsTable {

@@ -19,6 +19,8 @@ describe.each(TEST_DIALECTS)('channel plans of data migrated to 0011 on %s', (di
   /** Takes the database back to before 0011 (0011 and every later migration undone), as a service of that release left it. */
   async function undo0011(): Promise<void> {
     const statements = [
+      'alter table idempotency_keys drop column attempt_serials',
+      'alter table idempotency_keys drop column holder',
       'alter table idempotency_keys drop column uncertain_serials',
       'alter table consent_requests drop column relayed_ms',
       'alter table api_keys drop column revoked_ms',

@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { SQLITE_FILE_NAME, Store, openStore } from './index';
 import { TEST_STORE_MODES, type TestDatabase, storeModeName, testDatabase } from './testing';
 
+/** A running service that takes over no one's claims. */
+const ME = { id: 'instance-a', othersCutOffBeforeMs: 0 };
+
 describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as const))('Store on %s', (_name, { dialect, thread }) => {
   let db: TestDatabase;
   let store: Store;
@@ -249,43 +252,74 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
   });
 
   it('claims an idempotency key once and replays its answer; another body conflicts', async () => {
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 1, 0)).toEqual({ kind: 'new' });
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 2, 0)).toEqual({ kind: 'in_progress' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 1, 0, ME)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 2, 0, ME)).toEqual({ kind: 'in_progress' });
     await store.idempotency.complete('k1', 'idem-1', 1, 200, { ok: true, serial: 's' });
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 3, 0)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 's' } });
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 3, 0)).toEqual({ kind: 'conflict' });
-    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-b', 3, 0)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-a', 3, 0, ME)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 's' } });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 3, 0, ME)).toEqual({ kind: 'conflict' });
+    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-b', 3, 0, ME)).toEqual({ kind: 'new' });
     await store.idempotency.release('k2', 'idem-1', 3);
-    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-c', 4, 0)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k2', 'idem-1', 'hash-c', 4, 0, ME)).toEqual({ kind: 'new' });
     await store.idempotency.forgetOlderThan(4);
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 5, 0)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 5, 0, ME)).toEqual({ kind: 'new' });
     // a claim past its keeping counts as forgotten before any sweep
     await store.idempotency.complete('k1', 'idem-1', 5, 200, { ok: true, serial: 't' });
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 6, 5)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 't' } });
-    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-d', 7, 6)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-b', 6, 5, ME)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 't' } });
+    expect(await store.idempotency.claim('k1', 'idem-1', 'hash-d', 7, 6, ME)).toEqual({ kind: 'new' });
   });
 
   it('hands the serials of a claim whose outcome is unknown to one retry, which then owns the claim', async () => {
-    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 10, 0)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 10, 0, ME)).toEqual({ kind: 'new' });
     await store.idempotency.keepUncertain('k9', 'idem-u', 10, { serials: ['bw-1', 'bw-2'], sessionId: '77' });
-    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-b', 11, 0)).toEqual({ kind: 'conflict' });
-    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 12, 0)).toEqual({ kind: 'resume', attempt: { serials: ['bw-1', 'bw-2'], sessionId: '77' } });
-    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 13, 0)).toEqual({ kind: 'in_progress' });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-b', 11, 0, ME)).toEqual({ kind: 'conflict' });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 12, 0, ME)).toEqual({ kind: 'resume', attempt: { serials: ['bw-1', 'bw-2'], sessionId: '77' } });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 13, 0, ME)).toEqual({ kind: 'in_progress' });
     // the retry's claim is the one made at 12: the first attempt's time no longer names it
     await store.idempotency.complete('k9', 'idem-u', 10, 200, { ok: true, serial: 'stale' });
     await store.idempotency.complete('k9', 'idem-u', 12, 200, { ok: true, serial: 'bw-1' });
-    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 14, 0)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 'bw-1' } });
+    expect(await store.idempotency.claim('k9', 'idem-u', 'hash-a', 14, 0, ME)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 'bw-1' } });
+  });
+
+  it('takes over an unanswered claim of another holder once it counts as cut off, with the serials its attempt noted', async () => {
+    const other = { id: 'instance-b', othersCutOffBeforeMs: 0 };
+    expect(await store.idempotency.claim('k5', 'idem-5', 'hash-a', 100, 0, other)).toEqual({ kind: 'new' });
+    await store.idempotency.noteAttempt('k5', 'idem-5', 100, { serials: ['bw-9'], sessionId: '42' });
+    // its holder may still be answering it: claims made since the cut-off are left alone, and so are one's own
+    expect(await store.idempotency.claim('k5', 'idem-5', 'hash-a', 150, 0, { id: 'instance-a', othersCutOffBeforeMs: 100 })).toEqual({ kind: 'in_progress' });
+    expect(await store.idempotency.claim('k5', 'idem-5', 'hash-a', 150, 0, { id: 'instance-b', othersCutOffBeforeMs: 1_000 })).toEqual({ kind: 'in_progress' });
+    expect(await store.idempotency.claim('k5', 'idem-5', 'hash-b', 150, 0, { id: 'instance-a', othersCutOffBeforeMs: 1_000 })).toEqual({ kind: 'conflict' });
+    const takeOver = { id: 'instance-a', othersCutOffBeforeMs: 101 };
+    expect(await store.idempotency.claim('k5', 'idem-5', 'hash-a', 200, 0, takeOver)).toEqual({ kind: 'resume', attempt: { serials: ['bw-9'], sessionId: '42' } });
+    // now the claim made at 200 is instance-a's: a retry meanwhile waits, and the cut-off holder's late answer is dropped
+    expect(await store.idempotency.claim('k5', 'idem-5', 'hash-a', 201, 0, { id: 'instance-a', othersCutOffBeforeMs: 10_000 })).toEqual({ kind: 'in_progress' });
+    await store.idempotency.complete('k5', 'idem-5', 100, 200, { ok: true, serial: 'late' });
+    await store.idempotency.complete('k5', 'idem-5', 200, 200, { ok: true, serial: 'bw-9' });
+    expect(await store.idempotency.claim('k5', 'idem-5', 'hash-a', 202, 0, takeOver)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 'bw-9' } });
+  });
+
+  it('takes over a cut-off claim whose attempt handed out no serial as a new one, and keeps the serials of a resumed one', async () => {
+    expect(await store.idempotency.claim('k6', 'idem-6', 'hash-a', 100, 0, { id: 'gone', othersCutOffBeforeMs: 0 })).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k6', 'idem-6', 'hash-a', 200, 0, { id: 'next', othersCutOffBeforeMs: 150 })).toEqual({ kind: 'new' });
+
+    expect(await store.idempotency.claim('k7', 'idem-7', 'hash-a', 100, 0, { id: 'gone', othersCutOffBeforeMs: 0 })).toEqual({ kind: 'new' });
+    await store.idempotency.noteAttempt('k7', 'idem-7', 100, { serials: ['bw-1'], sessionId: null });
+    expect(await store.idempotency.claim('k7', 'idem-7', 'hash-a', 200, 0, { id: 'next', othersCutOffBeforeMs: 150 })).toEqual({ kind: 'resume', attempt: { serials: ['bw-1'], sessionId: null } });
+    // the resuming attempt is cut off in turn before it noted anything: the serials stay for the next one
+    expect(await store.idempotency.claim('k7', 'idem-7', 'hash-a', 300, 0, { id: 'third', othersCutOffBeforeMs: 250 })).toEqual({ kind: 'resume', attempt: { serials: ['bw-1'], sessionId: null } });
+    // a note of a claim taken over since is dropped
+    await store.idempotency.noteAttempt('k7', 'idem-7', 200, { serials: ['bw-1', 'bw-stale'], sessionId: null });
+    expect(await store.idempotency.claim('k7', 'idem-7', 'hash-a', 400, 0, { id: 'fourth', othersCutOffBeforeMs: 350 })).toEqual({ kind: 'resume', attempt: { serials: ['bw-1'], sessionId: null } });
   });
 
   it("leaves alone a newer claim of an idempotency key when the forgotten claim's request ends", async () => {
-    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 10, 0)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 10, 0, ME)).toEqual({ kind: 'new' });
     // its request is still under way when its keeping ends: a retry claims the key anew
-    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 20, 15)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 20, 15, ME)).toEqual({ kind: 'new' });
     await store.idempotency.complete('k3', 'idem-3', 10, 200, { ok: true, serial: 'first' });
     await store.idempotency.release('k3', 'idem-3', 10);
-    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 21, 15)).toEqual({ kind: 'in_progress' });
+    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 21, 15, ME)).toEqual({ kind: 'in_progress' });
     await store.idempotency.complete('k3', 'idem-3', 20, 200, { ok: true, serial: 'second' });
-    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 22, 15)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 'second' } });
+    expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 22, 15, ME)).toEqual({ kind: 'replay', status: 200, body: { ok: true, serial: 'second' } });
   });
 
   it('remembers upload URLs with their kind and image type', async () => {

@@ -65,7 +65,7 @@ export const BILLED_SEND_ERRORS = {
 /** The operation takes an `Idempotency-Key` header (common/http/idempotency). */
 export const IDEMPOTENCY_ERRORS = {
   BAD_REQUEST: 'the Idempotency-Key is not 1 to 255 visible ASCII characters',
-  IDEMPOTENCY_CONFLICT: 'the Idempotency-Key was used with a different request, or a request with it is still being processed (or was cut off by a stop of the service)',
+  IDEMPOTENCY_CONFLICT: 'the Idempotency-Key was used with a different request, or a request with it is still being processed',
 } satisfies ErrorReasons;
 
 /** A personal-info consent bubble (the consent request, or a rich send of chat_bubble_type PERSONAL). */

@@ -8,17 +8,21 @@ export interface AnswerLosingProxy {
    * carried out a moment later unless `carriedOut` is false.
    */
   loseAnswers(paths: RegExp | undefined, carriedOut?: boolean): void;
+  /** From now on, the calls whose path matches are carried out at once and never answered (undefined: none are). */
+  holdAnswers(paths: RegExp | undefined): void;
   close(): Promise<void>;
 }
 
 /**
  * A messenger in front of the sandbox that, when told to, breaks the connection of a call once it has read it and
  * carries the call out a moment later: the caller cannot tell it from a call that never happened, and what the
- * call does (a delivered bubble, an end callback) comes after the caller gave up.
+ * call does (a delivered bubble, an end callback) comes after the caller gave up. Or it carries a call out and
+ * never answers it: the caller is left waiting, as when a crash stops it mid-call.
  */
 export async function startAnswerLosingProxy(target: string): Promise<AnswerLosingProxy> {
   let losing: RegExp | undefined;
   let carryingOut = true;
+  let holding: RegExp | undefined;
   const forward = (req: IncomingMessage, body: Buffer, onAnswer: (answer: IncomingMessage) => void) =>
     request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, onAnswer).end(body);
   const server: Server = createServer((req, res) => {
@@ -29,6 +33,10 @@ export async function startAnswerLosingProxy(target: string): Promise<AnswerLosi
       if (losing?.test(req.url ?? '')) {
         req.socket.destroy();
         if (carryingOut) setTimeout(() => forward(req, body, (answer) => answer.resume()), 300);
+        return;
+      }
+      if (holding?.test(req.url ?? '')) {
+        forward(req, body, (answer) => answer.resume());
         return;
       }
       forward(req, body, (answer) => {
@@ -43,6 +51,9 @@ export async function startAnswerLosingProxy(target: string): Promise<AnswerLosi
     loseAnswers: (paths, carriedOut = true) => {
       losing = paths;
       carryingOut = carriedOut;
+    },
+    holdAnswers: (paths) => {
+      holding = paths;
     },
     close: () =>
       new Promise((resolve) => {

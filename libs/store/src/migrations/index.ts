@@ -13,6 +13,7 @@ import * as channelsSeedPlan from './0011-channels-seed-plan';
 import * as apiKeysRevoked from './0012-api-keys-revoked';
 import * as consentRelayed from './0013-consent-relayed';
 import * as idempotencyUncertainSerials from './0014-idempotency-uncertain-serials';
+import * as idempotencyHolder from './0015-idempotency-holder';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012-api-keys-revoked': apiKeysRevoked,
   '0013-consent-relayed': consentRelayed,
   '0014-idempotency-uncertain-serials': idempotencyUncertainSerials,
+  '0015-idempotency-holder': idempotencyHolder,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -98,7 +98,7 @@ export class AttachmentsService {
         send.unreachable = error;
       }
     }
-    return named({ kind: bubble.kind, ok: false, code: 'UPSTREAM_UNAVAILABLE', serial: this.serials.next(), message: `the messenger could not be reached: ${send.unreachable.message}` });
+    return named({ kind: bubble.kind, ok: false, code: 'UPSTREAM_UNAVAILABLE', serial: await this.serials.next(), message: `the messenger could not be reached: ${send.unreachable.message}` });
   }
 
   /** Journals the images delivered, and sends the agent's text on its own when none of them could carry it. */
@@ -112,7 +112,12 @@ export class AttachmentsService {
 
   private async sendBubble(send: AttachmentSend, bubble: PlannedBubble): Promise<AttachmentResultDto> {
     const { channel, userKey, style, run } = send;
-    const serial = this.serials.next();
+    const serial = await this.serials.next();
+    // an earlier attempt of this keyed send, cut off before its answer was kept, delivered and journaled it
+    if (await this.serials.journaledBefore(channel.key, serial)) {
+      send.delivered = true;
+      return { kind: bubble.kind, ok: true, code: '0', serial };
+    }
     const senderKey = channel.senderKey;
     switch (bubble.kind) {
       case 'text': {

@@ -101,7 +101,10 @@ export class SendService {
     // the room is read once: billing charges its consultation, and the journal item belongs to it
     const room = await this.store.journal.getRoom(channel.key, userKey);
     this.serials.noteSession(room?.sessionId);
-    const serial = this.serials.next();
+    const serial = await this.serials.next();
+    const answer: SendResponseDto = { ok: true, code: '0', message: null, serial };
+    // an earlier attempt of this keyed send, cut off before its answer was kept, delivered and journaled it
+    if (await this.serials.journaledBefore(channel.key, serial)) return answer;
     const consent = bubble.kind === 'consent' ? await this.consentOnce.claim(channel, userKey, room) : undefined;
     if (consent && !('release' in consent)) return { ok: false, code: consent.code, message: consent.message, serial };
     let charge: Charge | undefined;
@@ -120,7 +123,6 @@ export class SendService {
       await Promise.all([charge.release(), consent?.release()]);
       return { ok: false, code: result.code, message: result.message ?? 'the messenger rejected the send', serial };
     }
-    const answer: SendResponseDto = { ok: true, code: '0', message: null, serial };
     // a retry finding its bubble delivered by the earlier attempt: in the consultation of then, which may have ended
     const deliveredIn = earlier?.sessionId ?? room?.sessionId ?? '';
     const elsewhere = earlier !== undefined && !(room?.state === 'in_progress' && room.sessionId === deliveredIn);

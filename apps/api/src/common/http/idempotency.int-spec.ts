@@ -60,7 +60,7 @@ describe('Idempotency-Key on sends', () => {
       expect(first.body).toMatchObject({ ok: true, code: '0', serial: expect.stringMatching(/^bw-/) });
       const retry = await send('unkept-1', 'this answer is not kept');
       expect(retry.status).toBe(409);
-      expect(retry.body).toMatchObject({ ok: false, code: 'IDEMPOTENCY_CONFLICT', message: 'a request with this Idempotency-Key is still being processed, or a stop of the service cut it off (then whether it was delivered is unknown, and the key answers this for 24 hours)' });
+      expect(retry.body).toMatchObject({ ok: false, code: 'IDEMPOTENCY_CONFLICT', message: 'a request with this Idempotency-Key is still being processed; retry once it has answered' });
       expect((await agentBubbles()).map((b) => b.serial).slice(before)).toEqual([first.body.serial]);
       expect(warnings.mock.calls).toEqual([[expect.stringMatching(/Idempotency-Key "unkept-1" could not be kept: the disk refused the write/)]]);
     } finally {

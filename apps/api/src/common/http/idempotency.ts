@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { Store } from '@brandwire/store';
 import type { ShiftableClock } from '@brandwire/upstream';
@@ -16,6 +16,12 @@ import { SendAttempt, SendSerials } from './send-serials';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/**
+ * With several instances sharing PostgreSQL, how long another instance's claim still answering may take before a
+ * retry takes it over: far past the longest send (each messenger call has its timeout). The embedded SQLite file has
+ * one service, so a claim of an earlier run of it was cut off by its stop.
+ */
+export const OTHER_INSTANCE_CUT_OFF_MS = 15 * 60 * 1000;
 
 /** A file of a multipart send, as the request's hash takes it: its part, name, size, and where its bytes are. */
 interface SentFile {
@@ -82,7 +88,8 @@ async function requestHash(call: IdempotentCall): Promise<string> {
  * `Idempotency-Key` on sends: a retry with the same key and body gets the first answer (same serial) without a
  * second delivery or count; the same key with another body gets 409 `IDEMPOTENCY_CONFLICT`. Keys are per API key
  * and kept 24 hours. A request that fails before the messenger was asked frees its key for the retry; one whose
- * messenger call got no answer keeps its serials, which the retry sends again (SendSerials).
+ * messenger call got no answer keeps its serials, which the retry sends again (SendSerials), and so does one cut
+ * off by a crash: its serials are noted before each messenger call, and the retry takes its claim over.
  *
  * A call the handler makes itself rather than a Nest interceptor: an interceptor on a route costs every request
  * an rxjs pipeline and two async resources, keyed or not.
@@ -90,6 +97,8 @@ async function requestHash(call: IdempotentCall): Promise<string> {
 @Injectable()
 export class IdempotencyService {
   private lastSweep = 0;
+  /** this run of the service, as the holder of its claims */
+  private readonly holderId = randomUUID();
 
   constructor(
     @Inject(STORE) private readonly store: Store,
@@ -110,7 +119,7 @@ export class IdempotencyService {
       case 'conflict':
         throw fail('IDEMPOTENCY_CONFLICT', 'this Idempotency-Key was already used with a different request');
       case 'in_progress':
-        throw fail('IDEMPOTENCY_CONFLICT', 'a request with this Idempotency-Key is still being processed, or a stop of the service cut it off (then whether it was delivered is unknown, and the key answers this for 24 hours)');
+        throw fail('IDEMPOTENCY_CONFLICT', 'a request with this Idempotency-Key is still being processed; retry once it has answered');
       case 'new':
       case 'resume':
         break;
@@ -119,7 +128,9 @@ export class IdempotencyService {
         throw new Error(`unknown claim ${JSON.stringify(unreachable)}`);
       }
     }
-    const attempt = new SendAttempt(claim.kind === 'resume' ? claim.attempt : undefined);
+    const attempt = new SendAttempt(claim.kind === 'resume' ? claim.attempt : undefined, (handedOut) =>
+      this.store.idempotency.noteAttempt(call.keyId, call.idemKey, now, handedOut),
+    );
     let body: T;
     try {
       body = await this.serials.within(attempt, handler);
@@ -156,7 +167,8 @@ export class IdempotencyService {
       this.lastSweep = now;
       await this.store.idempotency.forgetOlderThan(now - RETENTION_MS);
     }
-    return this.store.idempotency.claim(call.keyId, call.idemKey, await requestHash(call), now, now - RETENTION_MS);
+    const othersCutOffBeforeMs = this.store.dialect === 'sqlite' ? Number.POSITIVE_INFINITY : now - OTHER_INSTANCE_CUT_OFF_MS;
+    return this.store.idempotency.claim(call.keyId, call.idemKey, await requestHash(call), now, now - RETENTION_MS, { id: this.holderId, othersCutOffBeforeMs });
   }
 }
 

@@ -1,23 +1,35 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type SerialGenerator, UpstreamCode } from '@brandwire/domain';
-import type { UncertainAttempt } from '@brandwire/store';
+import type { Store, UncertainAttempt } from '@brandwire/store';
 import type { UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
-import { SERIALS } from '../../app/tokens';
+import { SERIALS, STORE } from '../../app/tokens';
 
-/** The serials one attempt of a keyed send hands out: first those of an earlier attempt whose outcome is unknown. */
+/**
+ * The serials one attempt of a keyed send hands out: first those of an earlier attempt whose outcome is unknown.
+ * A new one is noted (`note`) before the messenger is given it, so a retry after a crash knows it too.
+ */
 export class SendAttempt {
   private readonly handedOut: string[] = [];
   private sessionId: string | null;
 
-  constructor(readonly earlier: UncertainAttempt | undefined) {
+  constructor(
+    readonly earlier: UncertainAttempt | undefined,
+    private readonly note: (attempt: UncertainAttempt) => Promise<void>,
+  ) {
     this.sessionId = earlier?.sessionId ?? null;
   }
 
-  take(fresh: () => string): string {
-    const serial = this.earlier?.serials[this.handedOut.length] ?? fresh();
-    this.handedOut.push(serial);
-    return serial;
+  async take(fresh: () => string): Promise<string> {
+    const again = this.earlier?.serials[this.handedOut.length];
+    this.handedOut.push(again ?? fresh());
+    if (again === undefined) await this.note(this.uncertain());
+    return this.handedOut[this.handedOut.length - 1] as string;
+  }
+
+  /** Whether `serial` was handed out by an earlier attempt (it may have been delivered, and journaled). */
+  handedOutBefore(serial: string): boolean {
+    return this.earlier?.serials.includes(serial) ?? false;
   }
 
   /** The customer's session the attempt sends in; an earlier attempt's stays, as it may have delivered in it. */
@@ -47,11 +59,24 @@ export interface EarlierDelivery {
 export class SendSerials {
   private readonly attempts = new AsyncLocalStorage<SendAttempt>();
 
-  constructor(@Inject(SERIALS) private readonly generator: SerialGenerator) {}
+  constructor(
+    @Inject(SERIALS) private readonly generator: SerialGenerator,
+    @Inject(STORE) private readonly store: Store,
+  ) {}
 
-  next(): string {
+  /** The serial of the next bubble; in a keyed send, noted with its key before it is handed out. */
+  async next(): Promise<string> {
     const attempt = this.attempts.getStore();
     return attempt ? attempt.take(() => this.generator.next()) : this.generator.next();
+  }
+
+  /**
+   * Whether `serial` was handed out by an earlier attempt of this keyed send and is in the journal: that attempt
+   * was delivered and journaled, then cut off before its answer was kept.
+   */
+  async journaledBefore(channelKey: string, serial: string): Promise<boolean> {
+    if (!this.attempts.getStore()?.handedOutBefore(serial)) return false;
+    return (await this.store.journal.findBubble(channelKey, serial)) !== undefined;
   }
 
   /** The customer's session a keyed send goes to (kept with its serials should its outcome stay unknown). */
@@ -65,8 +90,8 @@ export class SendSerials {
    */
   earlierDelivery(serial: string, result: UpstreamResult): EarlierDelivery | undefined {
     if (result.code !== UpstreamCode.DuplicateSerialNumber) return undefined;
-    const earlier = this.attempts.getStore()?.earlier;
-    return earlier?.serials.includes(serial) ? { sessionId: earlier.sessionId } : undefined;
+    const attempt = this.attempts.getStore();
+    return attempt?.earlier && attempt.handedOutBefore(serial) ? { sessionId: attempt.earlier.sessionId } : undefined;
   }
 
   /** The messenger's answer to a bubble sent with `serial`, read as a success when an earlier attempt delivered it. */

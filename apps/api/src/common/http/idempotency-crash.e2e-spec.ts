@@ -1,0 +1,170 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execInSqliteFile } from '@brandwire/store/testing';
+import { SandboxControlClient, type SandboxMessenger, ShiftableClock, senderKeyOf, startSandboxMessenger } from '@brandwire/upstream';
+import { type AnswerLosingProxy, startAnswerLosingProxy } from '../../test-support/answer-losing-proxy';
+import { type BuiltService, startBuiltService, stopBuiltService } from '../../test-support/built-service';
+import { TEST_SEED, TOKENS } from '../../test-support/service-harness';
+
+const PARTNER_KEY = 'idempotency-crash-partner';
+const SENDER_KEY = senderKeyOf('acme-kakao');
+
+interface Reply {
+  status: number;
+  body: Record<string, unknown>;
+  replayed: string | null;
+}
+
+/**
+ * A keyed send cut off by a crash of the service (SIGKILL) mid-send: the retry with the same Idempotency-Key, on the
+ * service started again, takes the key over and answers what happened, never delivering the message twice.
+ */
+describe('a retry of a keyed send that a crash of the service cut off', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'brandwire-idem-crash-'));
+  let sandbox: SandboxMessenger;
+  let proxy: AnswerLosingProxy;
+  let control: SandboxControlClient;
+  let env: Record<string, string>;
+  let service: BuiltService | undefined;
+
+  const start = async () => (service = await startBuiltService(env));
+  const crash = async () => {
+    await stopBuiltService((service as BuiltService).child, 'SIGKILL');
+    service = undefined;
+  };
+  const call = async (method: string, path: string, body?: unknown, idemKey?: string): Promise<Reply> => {
+    const response = await fetch(`${(service as BuiltService).url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKENS.writer}`, ...(body ? { 'content-type': 'application/json' } : {}), ...(idemKey ? { 'idempotency-key': idemKey } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown>, replayed: response.headers.get('idempotent-replayed') };
+  };
+  const send = (userKey: string, idemKey: string, text: string) => call('POST', '/api/agent/send', { brandKey: 'acme-kakao', userKey, text }, idemKey);
+  const agentBubbles = async (userKey: string) => {
+    const chat = await control.chat(userKey, SENDER_KEY);
+    if (!chat.ok) throw new Error(`no chat: ${JSON.stringify(chat)}`);
+    return chat.bubbles.filter((b) => b.from === 'agent').map((b) => ({ serial: b.serial, text: b.text }));
+  };
+  const journaled = async (userKey: string) =>
+    ((await call('GET', `/api/agent/rooms/${userKey}/messages?brand=acme-kakao`)).body['messages'] as Array<{ kind: string; serial?: string; text: string }>)
+      .filter((m) => m.kind === 'agent')
+      .map((m) => ({ serial: m.serial, text: m.text }));
+  const used = async () => (await call('GET', '/api/agent/settings/plan?brand=acme-kakao')).body['used'];
+  const customerWrites = async (userKey: string) => expect((await control.customerMessage(userKey, { senderKey: SENDER_KEY, text: 'where is my parcel?' })).ok).toBe(true);
+
+  beforeAll(async () => {
+    // the messenger outlives the service, as it does in production
+    sandbox = await startSandboxMessenger({ port: 0, partnerKey: PARTNER_KEY, clock: new ShiftableClock(), attachmentHost: 'cdn.test.invalid' });
+    proxy = await startAnswerLosingProxy(sandbox.url);
+    control = new SandboxControlClient({ baseUrl: sandbox.url, partnerKey: PARTNER_KEY });
+    const seed = join(dir, 'seed.json');
+    writeFileSync(seed, JSON.stringify(TEST_SEED));
+    env = { UPSTREAM_URL: proxy.url, UPSTREAM_PARTNER_KEY: PARTNER_KEY, BRANDWIRE_SEED: seed, BRANDWIRE_DATA_DIR: join(dir, 'data') };
+  }, 60_000);
+
+  afterEach(async () => {
+    proxy.holdAnswers(undefined);
+    if (service) await crash();
+  });
+
+  afterAll(async () => {
+    control.close();
+    await proxy.close();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers ok with the serial the customer got, once, and journals and counts it once, when the crash came while the messenger delivered it', async () => {
+    await start();
+    await customerWrites('crash-a');
+    const before = await used();
+    proxy.holdAnswers(/^\/v1\/write$/);
+    const cut = send('crash-a', 'parcel-a', 'It left the warehouse today.').catch((error: unknown) => error);
+    for (let i = 0; i < 100 && (await agentBubbles('crash-a')).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const delivered = await agentBubbles('crash-a');
+    expect(delivered).toEqual([{ serial: expect.stringMatching(/^bw-/) as string, text: 'It left the warehouse today.' }]);
+    await crash();
+    expect(await cut).toHaveProperty('message', 'fetch failed');
+    proxy.holdAnswers(undefined);
+
+    await start();
+    const retry = await send('crash-a', 'parcel-a', 'It left the warehouse today.');
+    expect([retry.status, retry.body]).toEqual([200, { ok: true, code: '0', message: null, serial: delivered[0]?.serial }]);
+    expect(await agentBubbles('crash-a')).toEqual(delivered);
+    expect(await journaled('crash-a')).toEqual(delivered);
+    expect(await used()).toBe(Number(before) + 1);
+
+    const replay = await send('crash-a', 'parcel-a', 'It left the warehouse today.');
+    expect([replay.status, replay.body, replay.replayed]).toEqual([200, retry.body, 'true']);
+    // another body under the key is still refused
+    expect((await send('crash-a', 'parcel-a', 'Another text')).body['code']).toBe('IDEMPOTENCY_CONFLICT');
+  }, 60_000);
+
+  it('answers ok without sending or journaling again when the crash came after the journal took it, before its answer was kept', async () => {
+    await start();
+    await customerWrites('crash-b');
+    const first = await send('crash-b', 'parcel-b', 'Your refund is on its way.');
+    expect(first.body['ok']).toBe(true);
+    const before = await used();
+    await crash();
+    // what a crash between journaling the send and keeping its answer leaves
+    execInSqliteFile(env['BRANDWIRE_DATA_DIR'] as string, "update idempotency_keys set status = null, response = null where idem_key = 'parcel-b'");
+
+    await start();
+    const retry = await send('crash-b', 'parcel-b', 'Your refund is on its way.');
+    expect([retry.status, retry.body]).toEqual([200, first.body]);
+    const once = [{ serial: first.body['serial'], text: 'Your refund is on its way.' }];
+    expect(await agentBubbles('crash-b')).toEqual(once);
+    expect(await journaled('crash-b')).toEqual(once);
+    expect(await used()).toBe(before);
+  }, 60_000);
+
+  it('answers an attachment send ok item by item without sending again, when the crash came after the journal took it', async () => {
+    await start();
+    await customerWrites('crash-d');
+    const invoice = join(dir, 'invoice.txt');
+    writeFileSync(invoice, 'Invoice 2026-118: 42,000 KRW\n');
+    const sendFile = async () => {
+      const form = new FormData();
+      form.append('brandKey', 'acme-kakao');
+      form.append('userKey', 'crash-d');
+      form.append('text', 'Here is your invoice.');
+      form.append('files', new Blob([readFileSync(invoice)], { type: 'text/plain' }), 'invoice.txt');
+      const response = await fetch(`${(service as BuiltService).url}/api/agent/send/attachments`, {
+        method: 'POST',
+        body: form,
+        headers: { authorization: `Bearer ${TOKENS.writer}`, 'idempotency-key': 'invoice-d' },
+      });
+      return { status: response.status, body: (await response.json()) as { ok: boolean; results: Array<{ serial: string }> } };
+    };
+    const first = await sendFile();
+    expect(first.body.ok).toBe(true);
+    const bubbles = await agentBubbles('crash-d');
+    expect(bubbles).toHaveLength(2);
+    await crash();
+    execInSqliteFile(env['BRANDWIRE_DATA_DIR'] as string, "update idempotency_keys set status = null, response = null where idem_key = 'invoice-d'");
+
+    await start();
+    const retry = await sendFile();
+    expect([retry.status, retry.body]).toEqual([200, first.body]);
+    expect(await agentBubbles('crash-d')).toEqual(bubbles);
+    expect((await journaled('crash-d')).map((m) => m.serial).sort()).toEqual(first.body.results.map((r) => r.serial).sort());
+  }, 60_000);
+
+  it('still answers 409 to a retry while the first request is being answered', async () => {
+    await start();
+    await customerWrites('crash-c');
+    proxy.holdAnswers(/^\/v1\/write$/);
+    const held = send('crash-c', 'parcel-c', 'One moment please.').catch((error: unknown) => error);
+    for (let i = 0; i < 100 && (await agentBubbles('crash-c')).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const retry = await send('crash-c', 'parcel-c', 'One moment please.');
+    expect([retry.status, retry.body]).toEqual([
+      409,
+      { ok: false, code: 'IDEMPOTENCY_CONFLICT', message: 'a request with this Idempotency-Key is still being processed; retry once it has answered' },
+    ]);
+    await crash();
+    await held;
+  }, 60_000);
+});
