@@ -55,7 +55,7 @@ function say(text) {
 
 function brief(r) {
   const extra = (r.okFalse !== undefined ? `, ok:false ${r.okFalse}` : '') + (r.sandboxCpuPct !== undefined ? `, sandbox process CPU ${r.sandboxCpuPct}%` : '');
-  return `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}${extra}, server CPU ${r.serverCpuPct ?? '?'}%, load generator CPU ${r.clientCpuPct}%, other processes CPU ${r.otherCpuPct ?? '?'}%${r.quietBefore?.waitedS ? ` (waited ${r.quietBefore.waitedS} s for quiet)` : ''}`;
+  return `${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, non-2xx ${r.non2xx}, errors ${r.errors}${extra}, server CPU ${r.serverCpuPct ?? '?'}% (event loop ${r.serverLoopPct ?? '?'}% busy), load generator CPU ${r.clientCpuPct}%, other processes CPU ${r.otherCpuPct ?? '?'}%${r.quietBefore?.waitedS ? ` (waited ${r.quietBefore.waitedS} s for quiet)` : ''}`;
 }
 
 async function main() {

@@ -1,6 +1,9 @@
 /** Starts an HTTP server as a child process and waits for its "listening on <url>" line. */
 import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const LOOP_METER = fileURLToPath(new URL('./event-loop-meter.cjs', import.meta.url));
 
 const LISTENING = /listening on (https?:\/\/\S+)/;
 
@@ -15,9 +18,10 @@ const LISTENING = /listening on (https?:\/\/\S+)/;
  * @param {number} [o.startTimeoutMs]
  */
 export async function startChildServer({ name, args, cwd, env = {}, logFile, nodeFlags = [], startTimeoutMs = 60_000 }) {
-  const child = spawn(process.execPath, [...nodeFlags, ...args], {
+  const loopFile = `${logFile}.loop.json`;
+  const child = spawn(process.execPath, [...nodeFlags, '--require', LOOP_METER, ...args], {
     cwd,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...env, BENCH_LOOP_FILE: loopFile },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log = createWriteStream(logFile, { flags: 'a' });
@@ -60,6 +64,14 @@ export async function startChildServer({ name, args, cwd, env = {}, logFile, nod
   return {
     url,
     pid: child.pid,
+    /** the event loop's cumulative use so far, `{ idle, active }` in ms (undefined before the first sample) */
+    loopUse() {
+      try {
+        return JSON.parse(readFileSync(loopFile, 'utf8'));
+      } catch {
+        return undefined;
+      }
+    },
     /** the child's last output, and how it exited if it did */
     tail() {
       const exit = child.exitCode !== null || child.signalCode !== null ? `\n[exited: code ${child.exitCode}, signal ${child.signalCode}]` : '';

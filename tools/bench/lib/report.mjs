@@ -36,6 +36,7 @@ export function summarise(runs) {
       p50: median(results.map((r) => r.p50)),
       p99: median(results.map((r) => r.p99)),
       serverCpuPct: median(results.map((r) => r.serverCpuPct)),
+      serverLoopPct: median(results.map((r) => r.serverLoopPct)),
       clientCpuPct: median(results.map((r) => r.clientCpuPct)),
       otherCpuPct: median(results.map((r) => r.otherCpuPct)),
       serverCpuMsPerReq: median(results.map((r) => r.serverCpuMsPerReq)),
@@ -97,7 +98,7 @@ export function formatTable({ machine: m, options, summary, fill }) {
   );
   if (fill) lines.push(`retrieval database: ${fill.items.toLocaleString('en')} journal items, ${fill.users.toLocaleString('en')} customers, queried room: ${fill.hotItems} items (filled in ${fill.seconds} s)`);
   lines.push('');
-  const header = [pad('scenario', 68), pad('req/s', 8, true), pad('p50 ms', 7, true), pad('p99 ms', 7, true), pad('non-2xx', 8, true), pad('ok:false', 9, true), pad('srv CPU', 8, true), pad('CPU ms/req', 10, true), pad('other', 6, true), pad('quiet', 6, true), pad('x ceiling', 10, true), '  req/s of each run'];
+  const header = [pad('scenario', 68), pad('req/s', 8, true), pad('p50 ms', 7, true), pad('p99 ms', 7, true), pad('non-2xx', 8, true), pad('ok:false', 9, true), pad('srv CPU', 8, true), pad('loop', 5, true), pad('CPU ms/req', 10, true), pad('other', 6, true), pad('quiet', 6, true), pad('x ceiling', 10, true), '  req/s of each run'];
   lines.push(header.join(' '));
   lines.push('-'.repeat(header.join(' ').length + 4));
   for (const [scenario, med] of Object.entries(summary.medians)) {
@@ -111,6 +112,7 @@ export function formatTable({ machine: m, options, summary, fill }) {
         pad(med.non2xxTotal, 8, true),
         pad(scenario === 'send' ? med.okFalseTotal : '-', 9, true),
         pad(med.serverCpuPct === undefined ? '-' : `${med.serverCpuPct}%`, 8, true),
+        pad(med.serverLoopPct === undefined ? '-' : `${med.serverLoopPct}%`, 5, true),
         pad(med.serverCpuMsPerReq === undefined ? '-' : med.serverCpuMsPerReq.toFixed(3), 10, true),
         pad(med.otherCpuPct === undefined ? '-' : `${med.otherCpuPct}%`, 6, true),
         pad(`${med.quietStarts}/${med.runs}`, 6, true),
@@ -126,7 +128,8 @@ export function formatTable({ machine: m, options, summary, fill }) {
       lines.push(`${scenario}: the sandbox messenger ran inside the API process (BENCH_SANDBOX=embedded): its HTTP server and logic are billed to the server`);
     }
   }
-  lines.push('srv CPU: CPU use of the server process (% of one core); CPU ms/req: its CPU time per answered request;');
+  lines.push('srv CPU: CPU use of the server process (% of one core, all its threads); loop: how busy its event loop, the one JavaScript');
+  lines.push('thread, was (near 100%, that thread is the limit whatever the cores have free); CPU ms/req: its CPU time per answered request;');
   lines.push('other: CPU use of all other processes but the load generator (% of one core), i.e. noise from a shared machine;');
   lines.push('quiet: runs that started after 5 quiet seconds on the machine (BENCH_QUIET_WAIT).');
   if (summary.verdicts.length > 0) {

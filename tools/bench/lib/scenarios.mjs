@@ -50,6 +50,7 @@ export async function ceiling(ctx, round) {
       quietWait: ctx.options.quietWait,
       say: ctx.say,
       serverPid: server.pid,
+      serverLoopUse: server.loopUse,
     });
   } catch (error) {
     throw withServerTail(server, error);
@@ -121,6 +122,7 @@ export async function textSend(ctx, round) {
       quietWait: ctx.options.quietWait,
       say: ctx.say,
       serverPid: server.pid,
+      serverLoopUse: server.loopUse,
       sandboxPid: sandbox.pid,
       beforeMeasure: () => Object.assign(answers, { ok: 0, notOk: 0, unreadable: 0, codes: {} }),
     });
@@ -185,6 +187,7 @@ export async function retrieval(ctx, round) {
       quietWait: ctx.options.quietWait,
       say: ctx.say,
       serverPid: server.pid,
+      serverLoopUse: server.loopUse,
     });
     await verify();
     // the service keeps pages of rooms read again (ROOM_CACHE_MB, inherited from this process; 0 turns it off)
