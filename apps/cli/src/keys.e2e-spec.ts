@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ApiKeyInfo as ListedKey } from '@brandwire/client';
 import { TEST_SEED, TEST_TOKENS } from '@brandwire/client/testing';
 import { CliSandbox } from './test-support/cli';
+import { startHoldingProxy } from './test-support/holding-proxy';
 import { freePort } from './test-support/processes';
 
 /** Keys of their own for the tests that revoke one, so that the seed's keys stay for the others. */
@@ -18,6 +19,9 @@ const EXTRA = {
   storedAside: { token: 'keys-test-stored-token-000001', name: 'stored-laptop', scope: 'BrandWrite', brands: ['acme'] },
   bystander: { token: 'keys-test-bystander-token-001', name: 'bystander', scope: 'BrandRead', brands: ['acme'] },
   relaying: { token: 'keys-test-relaying-token-0001', name: 'relaying-laptop', scope: 'BrandWrite', brands: ['acme'] },
+  unanswered: { token: 'keys-test-unanswered-token-01', name: 'train-laptop', scope: 'BrandRead', brands: ['acme'] },
+  unansweredForced: { token: 'keys-test-unanswered-token-02', name: 'tunnel-laptop', scope: 'BrandRead', brands: ['acme'] },
+  unansweredText: { token: 'keys-test-unanswered-token-03', name: 'ferry-laptop', scope: 'BrandRead', brands: ['acme'] },
 } as const;
 
 const ISO_WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?[+-]\d\d:\d\d$/;
@@ -350,6 +354,59 @@ describe('keys list, keys revoke and logout against the service', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toBe(`Removed the key "offline-laptop" from ${join(config, 'config.json')}; it is not revoked on the service.\n`);
     expect(text.stderr).toContain('is NOT revoked');
+  });
+
+  it('says a revoke that got no answer may have happened: keeps the key (exit 1), and logout run again finds it revoked and removes it', async () => {
+    const config = s.configDir('logout-unanswered');
+    await store(config, EXTRA.unanswered.token);
+    const proxy = await startHoldingProxy(s.url, (method) => method === 'DELETE');
+    try {
+      const viaProxy = { BRANDWIRE_ENDPOINT: proxy.url, BRANDWIRE_TIMEOUT_MS: '500' };
+      const unknown = await s.run(['logout', '--json'], { config, env: viaProxy });
+      expect(unknown.code).toBe(1);
+      expect(unknown.json()).toEqual({
+        ok: false,
+        error: `whether the key "train-laptop" is revoked is not known: the revoke went out and no answer from the service at ${proxy.url} within 0.5 s; it stays stored in ${join(config, 'config.json')}`,
+        code: 'NETWORK',
+        service: 'unanswered',
+        endpoint: proxy.url,
+        configPath: join(config, 'config.json'),
+        hint: 'run logout again: the service then answers whether it revoked the key (one it refuses already is removed), or `brandwire logout --force` to remove it from this machine anyway (if it is not revoked, it keeps working until it is)',
+      });
+      await proxy.held();
+    } finally {
+      await proxy.close();
+    }
+    expect(storedConfig(config)).toHaveProperty('token', EXTRA.unanswered.token);
+    // the service did revoke it: the next logout learns so and removes it
+    expect(await serviceStatus(EXTRA.unanswered.token)).toBe(401);
+    const again = await s.run(['logout', '--json'], { config });
+    expect(again.code).toBe(0);
+    expect(again.json()).toMatchObject({ revoked: false, service: 'already-refused', forgotten: true });
+    expect(storedConfig(config)).not.toHaveProperty('token');
+  });
+
+  it('with --force removes a key whose revoke got no answer, warning that it may still work', async () => {
+    const config = s.configDir('logout-unanswered-forced');
+    await store(config, EXTRA.unansweredForced.token);
+    const proxy = await startHoldingProxy(s.url, (method) => method === 'DELETE');
+    try {
+      const viaProxy = { BRANDWIRE_ENDPOINT: proxy.url, BRANDWIRE_TIMEOUT_MS: '500' };
+      const json = await s.run(['logout', '--force', '--json'], { config, env: viaProxy });
+      expect(json.code).toBe(0);
+      expect(json.json()).toMatchObject({ revoked: false, service: 'unanswered', forgotten: true, reason: { code: 'NETWORK', message: `no answer from the service at ${proxy.url} within 0.5 s` } });
+      expect(json.stderr).toContain(`Warning: the key "tunnel-laptop" may NOT be revoked: the revoke went out and no answer from the service at ${proxy.url} within 0.5 s. If it is not, it works until it is revoked`);
+      await proxy.held();
+      expect(await serviceStatus(EXTRA.unansweredForced.token)).toBe(401);
+      // the text for people says the same
+      await store(config, EXTRA.unansweredText.token);
+      const text = await s.run(['logout', '--force'], { config, env: viaProxy });
+      expect(text.code).toBe(0);
+      expect(text.stderr).toContain('Warning: the key "ferry-laptop" may NOT be revoked');
+      expect(text.stdout).toBe(`Removed the key "ferry-laptop" from ${join(config, 'config.json')}; whether the service revoked it is not known.\n`);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('keeps the key when the stored endpoint is no URL, and forgets it with --force', async () => {

@@ -1,70 +1,11 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { type IncomingMessage, type Server, createServer, request as forward } from 'node:http';
+import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { TEST_TOKENS, writePng } from '@brandwire/client/testing';
 import { type CliRun, CliSandbox, LAUNCHER, cleanEnv } from './test-support/cli';
-
-/** What the proxy passed on: each request's method, path and Idempotency-Key header. */
-interface Seen {
-  method: string;
-  path: string;
-  idempotencyKey: string | undefined;
-}
-
-interface HoldingProxy {
-  url: string;
-  seen: Seen[];
-  /** resolves once the service has answered every request held back so far */
-  held(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/**
- * A proxy in front of the service that passes every request on, and never passes on the answer of the ones `hold`
- * picks: the service carries them out, the tool hears nothing back (a network that lost the answer).
- */
-async function startHoldingProxy(target: string, hold: (method: string, path: string) => boolean): Promise<HoldingProxy> {
-  const seen: Seen[] = [];
-  const answers: Array<Promise<void>> = [];
-  const { hostname, port } = new URL(target);
-  const server: Server = createServer((incoming, outgoing) => {
-    const method = incoming.method ?? 'GET';
-    const path = (incoming.url ?? '/').split('?')[0] ?? '/';
-    const key = incoming.headers['idempotency-key'];
-    seen.push({ method, path, idempotencyKey: typeof key === 'string' ? key : undefined });
-    const held = hold(method, path);
-    const answered = new Promise<void>((done, fail) => {
-      const upstream = forward({ hostname, port, method, path: incoming.url, headers: incoming.headers }, (answer: IncomingMessage) => {
-        if (held) {
-          answer.resume();
-          answer.on('end', () => done());
-          return;
-        }
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-        answer.on('end', () => done());
-      });
-      upstream.on('error', fail);
-      incoming.pipe(upstream);
-    });
-    if (held) answers.push(answered);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    held: async () => {
-      await Promise.all(answers);
-    },
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
-}
+import { startHoldingProxy } from './test-support/holding-proxy';
 
 /** The tool waits this long for an answer in these tests (uploads four times as long), instead of 30 s. */
 const TIMEOUT_ENV = { BRANDWIRE_TIMEOUT_MS: '500' };

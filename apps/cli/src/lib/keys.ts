@@ -4,6 +4,7 @@ import { EXIT } from './exit-codes';
 import { type Session, type StoredConfig, writeConfig } from './config-store';
 import { sessionEndpoint } from './connect';
 import { type RunningGateway, runningGateway } from './gateway-control';
+import { noAnswer, unansweredChange } from './unanswered';
 
 /** Makes a client of the service with a key: connect's clientFor. */
 type ClientFor = (endpoint: string, token: string) => Promise<BrandwireClient>;
@@ -89,9 +90,10 @@ export async function revokeKey(client: BrandwireClient, session: Session, clien
 
 /**
  * What the service made of logout: it revoked the key now; it refused the key already (401: revoked before, or not
- * one of its keys); it could not be reached; it answered with another failure; or it was not asked (no key stored).
+ * one of its keys); it could not be reached; the revoke went out whole and no answer came (it may be revoked); it
+ * answered with another failure; or it was not asked (no key stored).
  */
-export type LogoutService = 'revoked' | 'already-refused' | 'unreachable' | 'failed' | 'not-asked';
+export type LogoutService = 'revoked' | 'already-refused' | 'unreachable' | 'unanswered' | 'failed' | 'not-asked';
 
 export interface LogoutResult {
   ok: true;
@@ -126,12 +128,21 @@ async function revokeOwnKey(connect: () => Promise<BrandwireClient>, storedName:
     return { revoked: true, service: 'revoked', id: reply.id, name: reply.name };
   } catch (error) {
     if (isApiError(error) && error.code === 'UNAUTHORIZED') return { revoked: false, service: 'already-refused', id: null, name: storedName, reason: { code: error.code, message: error.message } };
-    if (isNetworkError(error)) return { revoked: false, service: 'unreachable', id: null, name: storedName, reason: { code: error.code, message: error.message } };
+    if (isNetworkError(error)) {
+      const change = unansweredChange(error);
+      if (change !== undefined) return { revoked: false, service: 'unanswered', id: null, name: storedName, reason: { code: error.code, message: noAnswer(change) } };
+      return { revoked: false, service: 'unreachable', id: null, name: storedName, reason: { code: error.code, message: error.message } };
+    }
     if (isApiError(error)) return { revoked: false, service: 'failed', id: null, name: storedName, reason: { code: error.code, message: error.message } };
     // an endpoint that is no URL: the service could not be asked
     if (error instanceof CliError) return { revoked: false, service: 'failed', id: null, name: storedName, reason: { code: error.code, message: error.message } };
     throw error;
   }
+}
+
+/** The service was not told to revoke the key, or did not say whether it did. */
+export function isUntold(service: LogoutService): boolean {
+  return service === 'unreachable' || service === 'unanswered' || service === 'failed';
 }
 
 /**
@@ -156,15 +167,20 @@ export async function runLogout(
   const base = { ok: true as const, endpoint: session.endpoint, configPath: session.configPath };
   if (stored === undefined) return { ...base, revoked: false, service: 'not-asked', forgotten: false, id: null, name: null, gateway: null };
   const revocation = await revokeOwnKey(async () => clientFor(await sessionEndpoint(session), stored), session.config.keyName ?? null);
-  const untold = revocation.service === 'unreachable' || revocation.service === 'failed';
-  if (untold && !options.force) {
+  if (isUntold(revocation.service) && !options.force) {
     const name = revocation.name === null ? 'the key' : `the key "${revocation.name}"`;
+    const why = revocation.reason?.message ?? 'no answer';
+    const unanswered = revocation.service === 'unanswered';
     throw new CliError(
       revocation.reason?.code ?? 'NETWORK',
-      `${name} is not revoked: the service could not be told (${revocation.reason?.message ?? 'no answer'}); it stays stored in ${session.configPath}`,
+      unanswered
+        ? `whether ${name} is revoked is not known: the revoke went out and ${why}; it stays stored in ${session.configPath}`
+        : `${name} is not revoked: the service could not be told (${why}); it stays stored in ${session.configPath}`,
       EXIT.error,
       { service: revocation.service, endpoint: session.endpoint, configPath: session.configPath },
-      'run logout again once the service answers, or `brandwire logout --force` to remove it from this machine anyway (it keeps working until it is revoked)',
+      unanswered
+        ? 'run logout again: the service then answers whether it revoked the key (one it refuses already is removed), or `brandwire logout --force` to remove it from this machine anyway (if it is not revoked, it keeps working until it is)'
+        : 'run logout again once the service answers, or `brandwire logout --force` to remove it from this machine anyway (it keeps working until it is revoked)',
     );
   }
   return { ...base, ...revocation, forgotten: forgetStoredKey(session), gateway: gatewayWithKey() };
