@@ -21,14 +21,25 @@ export interface RelayClaim extends ConsultationRef {
 export class ConsentRequestsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** True when the consultation had no request yet; it has one now, sent at `requestedMs`. */
-  async reserve(ref: ConsultationRef, requestedMs: number): Promise<boolean> {
+  /**
+   * True when the consultation had no request yet (it has one now, sent at `requestedMs` as the bubble `serial`), or
+   * its request is of that very bubble: a keyed send resumed after a crash sending the same serial again.
+   */
+  async reserve(ref: ConsultationRef, requestedMs: number, serial: string): Promise<boolean> {
     const inserted = await this.db
       .insertInto('consent_requests')
-      .values({ channel_key: ref.channelKey, user_key: ref.userKey, session_id: ref.sessionId, requested_ms: requestedMs })
+      .values({ channel_key: ref.channelKey, user_key: ref.userKey, session_id: ref.sessionId, requested_ms: requestedMs, serial })
       .onConflict((oc) => oc.columns(['channel_key', 'user_key', 'session_id']).doNothing())
       .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
+    const held = await this.db
+      .selectFrom('consent_requests')
+      .select('serial')
+      .where('channel_key', '=', ref.channelKey)
+      .where('user_key', '=', ref.userKey)
+      .where('session_id', '=', ref.sessionId)
+      .executeTakeFirst();
+    return held?.serial === serial;
   }
 
   async release(ref: ConsultationRef): Promise<void> {

@@ -57,16 +57,21 @@ export class IdempotencyRepo {
         .executeTakeFirstOrThrow();
       if (row.request_hash !== requestHash) return { kind: 'conflict' };
       if (row.status !== null && row.response !== null) return { kind: 'replay', status: row.status, body: JSON.parse(row.response) as unknown };
-      const cutOff = row.holder !== holder.id && Number(row.created_ms) < holder.othersCutOffBeforeMs;
+      // a claim of a release that kept no holder is never taken as cut off: whether it was delivered is not known
+      const cutOff = row.holder !== null && row.holder !== holder.id && Number(row.created_ms) < holder.othersCutOffBeforeMs;
       if (row.uncertain_serials === null && !cutOff) return { kind: 'in_progress' };
       const handedOut = row.uncertain_serials ?? row.attempt_serials;
-      // taken over by this claim (its time is the claim's), so a second retry at once waits as in progress
-      await trx
+      // taken over by this claim (its time is the claim's), so a second retry at once waits as in progress; only if
+      // it is still the claim read: another instance's retry may have taken it over since
+      const taken = await trx
         .updateTable('idempotency_keys')
         .set({ uncertain_serials: null, created_ms: nowMs, holder: holder.id, attempt_serials: handedOut })
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
-        .execute();
+        .where('created_ms', '=', row.created_ms)
+        .where('holder', row.holder === null ? 'is' : '=', row.holder)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) !== 1) return { kind: 'in_progress' };
       return handedOut === null ? { kind: 'new' } : { kind: 'resume', attempt: JSON.parse(handedOut) as UncertainAttempt };
     });
   }

@@ -115,6 +115,8 @@ export interface ConsentRequestsTable {
   requested_ms: number;
   /** when the consent result was relayed (the values never are kept); null until then */
   relayed_ms: number | null;
+  /** the serial of the bubble the request was reserved for (null: reserved before serials were kept, or by a relay) */
+  serial: string | null;
 }
 
 export interface IdempotencyKeysTable {

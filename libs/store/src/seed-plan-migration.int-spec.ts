@@ -22,6 +22,7 @@ describe.each(TEST_DIALECTS)('channel plans of data migrated to 0011 on %s', (di
       'alter table idempotency_keys drop column attempt_serials',
       'alter table idempotency_keys drop column holder',
       'alter table idempotency_keys drop column uncertain_serials',
+      'alter table consent_requests drop column serial',
       'alter table consent_requests drop column relayed_ms',
       'alter table api_keys drop column revoked_ms',
       'alter table channels drop column seed_plan',

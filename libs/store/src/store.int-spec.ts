@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SQLITE_FILE_NAME, Store, openStore } from './index';
-import { TEST_STORE_MODES, type TestDatabase, storeModeName, testDatabase } from './testing';
+import { TEST_STORE_MODES, type TestDatabase, execInTestDatabase, storeModeName, testDatabase } from './testing';
 
 /** A running service that takes over no one's claims. */
 const ME = { id: 'instance-a', othersCutOffBeforeMs: 0 };
@@ -311,6 +311,16 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.idempotency.claim('k7', 'idem-7', 'hash-a', 400, 0, { id: 'fourth', othersCutOffBeforeMs: 350 })).toEqual({ kind: 'resume', attempt: { serials: ['bw-1'], sessionId: null } });
   });
 
+  it('never takes over an unanswered claim kept without a holder (made before holders were kept) unless its outcome was left uncertain', async () => {
+    expect(await store.idempotency.claim('k8', 'legacy', 'hash-a', 1_000, 0, ME)).toEqual({ kind: 'new' });
+    expect(await store.idempotency.claim('k8', 'legacy-u', 'hash-a', 1_000, 0, ME)).toEqual({ kind: 'new' });
+    await store.idempotency.keepUncertain('k8', 'legacy-u', 1_000, { serials: ['bw-3'], sessionId: null });
+    await execInTestDatabase(db, ["update idempotency_keys set holder = null where key_id = 'k8'"]);
+    const anyone = { id: 'new-run', othersCutOffBeforeMs: Number.POSITIVE_INFINITY };
+    expect(await store.idempotency.claim('k8', 'legacy', 'hash-a', 2_000, 0, anyone)).toEqual({ kind: 'in_progress' });
+    expect(await store.idempotency.claim('k8', 'legacy-u', 'hash-a', 2_000, 0, anyone)).toEqual({ kind: 'resume', attempt: { serials: ['bw-3'], sessionId: null } });
+  });
+
   it("leaves alone a newer claim of an idempotency key when the forgotten claim's request ends", async () => {
     expect(await store.idempotency.claim('k3', 'idem-3', 'hash-a', 10, 0, ME)).toEqual({ kind: 'new' });
     // its request is still under way when its keeping ends: a retry claims the key anew
@@ -439,6 +449,30 @@ describe('Store on PostgreSQL with several instances', () => {
       const stores = await Promise.all([1, 2, 3].map(() => Store.open({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl })));
       expect(stores.map((s) => s.dialect)).toEqual(['postgres', 'postgres', 'postgres']);
       await Promise.all(stores.map((s) => s.close()));
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it.each([
+    ['no serial noted', undefined, 'new'],
+    ['a serial noted', { serials: ['bw-1'], sessionId: '7' }, 'resume'],
+  ] as const)('lets one of two instances retrying at once take over a cut-off claim (%s); the other waits', async (_, noted, takenAs) => {
+    const fresh = await testDatabase('postgres');
+    try {
+      const [a, b] = await Promise.all([1, 2].map(() => Store.open({ dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl })));
+      if (!a || !b) throw new Error('no store');
+      const cutOff = { othersCutOffBeforeMs: 5_000 };
+      for (let i = 0; i < 30; i++) {
+        expect(await a.idempotency.claim('k4', `race-${i}`, 'hash-a', 1_000, 0, { id: 'gone', othersCutOffBeforeMs: 0 })).toEqual({ kind: 'new' });
+        if (noted) await a.idempotency.noteAttempt('k4', `race-${i}`, 1_000, { serials: [...noted.serials], sessionId: noted.sessionId });
+        const kinds = await Promise.all([
+          a.idempotency.claim('k4', `race-${i}`, 'hash-a', 10_000, 0, { id: 'instance-a', ...cutOff }),
+          b.idempotency.claim('k4', `race-${i}`, 'hash-a', 10_001, 0, { id: 'instance-b', ...cutOff }),
+        ]);
+        expect(kinds.map((k) => k.kind).sort()).toEqual([takenAs, 'in_progress'].sort());
+      }
+      await Promise.all([a.close(), b.close()]);
     } finally {
       await fresh.drop();
     }

@@ -14,6 +14,7 @@ import * as apiKeysRevoked from './0012-api-keys-revoked';
 import * as consentRelayed from './0013-consent-relayed';
 import * as idempotencyUncertainSerials from './0014-idempotency-uncertain-serials';
 import * as idempotencyHolder from './0015-idempotency-holder';
+import * as consentRequestSerial from './0016-consent-request-serial';
 
 /** Versioned migrations, applied in name order at start-up; a released migration is never edited, only followed. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013-consent-relayed': consentRelayed,
   '0014-idempotency-uncertain-serials': idempotencyUncertainSerials,
   '0015-idempotency-holder': idempotencyHolder,
+  '0016-consent-request-serial': consentRequestSerial,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -87,35 +87,40 @@ export class AttachmentsService {
    * One bubble, or its failed item: once the messenger cannot be reached, this bubble and the ones after it fail
    * their items (not tried again), and the bubbles delivered before keep their results and serials.
    */
-  private async attempt(send: AttachmentSend, bubble: PlannedBubble): Promise<AttachmentResultDto> {
+  private async attempt(send: AttachmentSend, bubble: PlannedBubble, serial?: string): Promise<AttachmentResultDto> {
     // the bubbles are not in the order of the parts (images go first): an item names the file it came from
     const named = (result: AttachmentResultDto): AttachmentResultDto => (bubble.kind === 'text' ? result : { ...result, file: bubble.file.name });
+    const own = serial ?? (await this.serials.next());
     if (!send.unreachable) {
       try {
-        return named(await this.sendBubble(send, bubble));
+        return named(await this.sendBubble(send, bubble, own));
       } catch (error) {
         if (!(error instanceof UpstreamUnavailableError)) throw error;
         send.unreachable = error;
       }
     }
-    return named({ kind: bubble.kind, ok: false, code: 'UPSTREAM_UNAVAILABLE', serial: await this.serials.next(), message: `the messenger could not be reached: ${send.unreachable.message}` });
+    return named({ kind: bubble.kind, ok: false, code: 'UPSTREAM_UNAVAILABLE', serial: own, message: `the messenger could not be reached: ${send.unreachable.message}` });
   }
 
   /** Journals the images delivered, and sends the agent's text on its own when none of them could carry it. */
   private async endImages(send: AttachmentSend): Promise<AttachmentResultDto[]> {
     const ended = send.run.end();
     if (!ended) return [];
+    // the text's own bubble has its serial whether it is sent or not: every attempt of a keyed send then hands each
+    // bubble the same serial, whichever images reached the customer
+    const textSerial = await this.serials.next();
     await this.journalImages(send.channel, send.userKey, ended.images);
     if (ended.uncarriedText === null) return [];
-    return [await this.attempt(send, { kind: 'text', text: ended.uncarriedText })];
+    return [await this.attempt(send, { kind: 'text', text: ended.uncarriedText }, textSerial)];
   }
 
-  private async sendBubble(send: AttachmentSend, bubble: PlannedBubble): Promise<AttachmentResultDto> {
+  private async sendBubble(send: AttachmentSend, bubble: PlannedBubble, serial: string): Promise<AttachmentResultDto> {
     const { channel, userKey, style, run } = send;
-    const serial = await this.serials.next();
     // an earlier attempt of this keyed send, cut off before its answer was kept, delivered and journaled it
     if (await this.serials.journaledBefore(channel.key, serial)) {
       send.delivered = true;
+      // its image group was journaled whole: the image carried its caption as it did then, and is not journaled again
+      if (bubble.kind === 'image') run.deliveredBefore(run.captionOf(bubble.caption));
       return { kind: bubble.kind, ok: true, code: '0', serial };
     }
     const senderKey = channel.senderKey;

@@ -25,8 +25,17 @@ export class ImageRun {
   }
 
   delivered(image: SentImage): void {
-    if (image.caption === this.text) this.text = null;
+    this.carried(image.caption);
     this.sent.push(image);
+  }
+
+  /** An image an earlier attempt of a keyed send delivered and journaled with its group: not journaled again. */
+  deliveredBefore(caption: string | null): void {
+    this.carried(caption);
+  }
+
+  private carried(caption: string | null): void {
+    if (caption === this.text) this.text = null;
   }
 
   get groupSize(): number {

@@ -27,10 +27,10 @@ export class ConsentOnce {
   ) {}
 
   /**
-   * Claims the consultation's one request, or answers why there is none to claim. Without a consultation in
-   * progress nothing is claimed: the messenger refuses the send itself (-502).
+   * Claims the consultation's one request for the bubble `serial`, or answers why there is none to claim. Without a
+   * consultation in progress nothing is claimed: the messenger refuses the send itself (-502).
    */
-  async claim(channel: ChannelRecord, userKey: string, room: RoomRecord | undefined): Promise<ConsentClaim | typeof CONSENT_ALREADY_REQUESTED> {
+  async claim(channel: ChannelRecord, userKey: string, room: RoomRecord | undefined, serial: string): Promise<ConsentClaim | typeof CONSENT_ALREADY_REQUESTED> {
     const check = consentRequestCheck('not_requested', channel.type);
     if (!check.ok) throw fail('UNSUPPORTED_CHANNEL', `personal-info consent requests work only on Kakao-type channels; ${channel.key} is ${channel.type}`);
     if (!(await this.store.settings.get(channel.key)).webhookUrl) {
@@ -45,7 +45,7 @@ export class ConsentOnce {
     }
     if (room?.state !== 'in_progress') return NOTHING_CLAIMED;
     const consultation = { channelKey: channel.key, userKey, sessionId: room.sessionId };
-    if (await this.store.consentRequests.reserve(consultation, this.clock.now())) {
+    if (await this.store.consentRequests.reserve(consultation, this.clock.now(), serial)) {
       return { release: () => this.store.consentRequests.release(consultation) };
     }
     return CONSENT_ALREADY_REQUESTED;

@@ -105,7 +105,7 @@ export class SendService {
     const answer: SendResponseDto = { ok: true, code: '0', message: null, serial };
     // an earlier attempt of this keyed send, cut off before its answer was kept, delivered and journaled it
     if (await this.serials.journaledBefore(channel.key, serial)) return answer;
-    const consent = bubble.kind === 'consent' ? await this.consentOnce.claim(channel, userKey, room) : undefined;
+    const consent = bubble.kind === 'consent' ? await this.consentOnce.claim(channel, userKey, room, serial) : undefined;
     if (consent && !('release' in consent)) return { ok: false, code: consent.code, message: consent.message, serial };
     let charge: Charge | undefined;
     let result: UpstreamResult;

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execInSqliteFile } from '@brandwire/store/testing';
 import { SandboxControlClient, type SandboxMessenger, ShiftableClock, senderKeyOf, startSandboxMessenger } from '@brandwire/upstream';
+import { writePng } from '../../media/test-support/images';
 import { type AnswerLosingProxy, startAnswerLosingProxy } from '../../test-support/answer-losing-proxy';
 import { type BuiltService, startBuiltService, stopBuiltService } from '../../test-support/built-service';
 import { TEST_SEED, TOKENS } from '../../test-support/service-harness';
+import { WebhookReceiver } from '../../test-support/webhook-receiver';
 
 const PARTNER_KEY = 'idempotency-crash-partner';
 const SENDER_KEY = senderKeyOf('acme-kakao');
@@ -25,6 +27,7 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
   let sandbox: SandboxMessenger;
   let proxy: AnswerLosingProxy;
   let control: SandboxControlClient;
+  let receiver: WebhookReceiver;
   let env: Record<string, string>;
   let service: BuiltService | undefined;
 
@@ -33,10 +36,10 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
     await stopBuiltService((service as BuiltService).child, 'SIGKILL');
     service = undefined;
   };
-  const call = async (method: string, path: string, body?: unknown, idemKey?: string): Promise<Reply> => {
+  const call = async (method: string, path: string, body?: unknown, idemKey?: string, token: string = TOKENS.writer): Promise<Reply> => {
     const response = await fetch(`${(service as BuiltService).url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${TOKENS.writer}`, ...(body ? { 'content-type': 'application/json' } : {}), ...(idemKey ? { 'idempotency-key': idemKey } : {}) },
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...(idemKey ? { 'idempotency-key': idemKey } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     return { status: response.status, body: (await response.json()) as Record<string, unknown>, replayed: response.headers.get('idempotent-replayed') };
@@ -46,6 +49,42 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
     const chat = await control.chat(userKey, SENDER_KEY);
     if (!chat.ok) throw new Error(`no chat: ${JSON.stringify(chat)}`);
     return chat.bubbles.filter((b) => b.from === 'agent').map((b) => ({ serial: b.serial, text: b.text }));
+  };
+  const bubbleKinds = async (userKey: string) => {
+    const chat = await control.chat(userKey, SENDER_KEY);
+    if (!chat.ok) throw new Error(`no chat: ${JSON.stringify(chat)}`);
+    return chat.bubbles.filter((b) => b.from === 'agent').map((b) => ({ serial: b.serial, kind: b.kind }));
+  };
+  const waitForBubbles = async (userKey: string, count: number) => {
+    for (let i = 0; i < 200 && (await agentBubbles(userKey)).length < count; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  };
+  /** What a crash between journaling a send and keeping its answer leaves. */
+  const forgetAnswer = (idemKey: string) =>
+    execInSqliteFile(env['BRANDWIRE_DATA_DIR'] as string, `update idempotency_keys set status = null, response = null where idem_key = '${idemKey}'`);
+  const sendAttachments = async (userKey: string, idemKey: string, text: string, files: ReadonlyArray<{ path: string; name: string; type: string }>) => {
+    const form = new FormData();
+    form.append('brandKey', 'acme-kakao');
+    form.append('userKey', userKey);
+    form.append('text', text);
+    for (const file of files) form.append('files', new Blob([readFileSync(file.path)], { type: file.type }), file.name);
+    const response = await fetch(`${(service as BuiltService).url}/api/agent/send/attachments`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${TOKENS.writer}`, 'idempotency-key': idemKey },
+    });
+    return { status: response.status, body: (await response.json()) as { ok: boolean; results: Array<{ kind: string; ok: boolean; serial: string }> } };
+  };
+  /** A photo, a file that is no image though named .png (its item fails), and an invoice: the text goes on the photo. */
+  const photoBrokenAndInvoice = async (name: string) => {
+    const broken = join(dir, `${name}-broken.png`);
+    writeFileSync(broken, 'this is not a png');
+    const invoice = join(dir, `${name}-invoice.txt`);
+    writeFileSync(invoice, 'Invoice 2026-119\n');
+    return [
+      { path: await writePng(join(dir, `${name}-photo.png`), 64, 64), name: 'photo.png', type: 'image/png' },
+      { path: broken, name: 'broken.png', type: 'image/png' },
+      { path: invoice, name: 'invoice.txt', type: 'text/plain' },
+    ];
   };
   const journaled = async (userKey: string) =>
     ((await call('GET', `/api/agent/rooms/${userKey}/messages?brand=acme-kakao`)).body['messages'] as Array<{ kind: string; serial?: string; text: string }>)
@@ -59,6 +98,7 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
     sandbox = await startSandboxMessenger({ port: 0, partnerKey: PARTNER_KEY, clock: new ShiftableClock(), attachmentHost: 'cdn.test.invalid' });
     proxy = await startAnswerLosingProxy(sandbox.url);
     control = new SandboxControlClient({ baseUrl: sandbox.url, partnerKey: PARTNER_KEY });
+    receiver = await WebhookReceiver.start();
     const seed = join(dir, 'seed.json');
     writeFileSync(seed, JSON.stringify(TEST_SEED));
     env = { UPSTREAM_URL: proxy.url, UPSTREAM_PARTNER_KEY: PARTNER_KEY, BRANDWIRE_SEED: seed, BRANDWIRE_DATA_DIR: join(dir, 'data') };
@@ -71,6 +111,7 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
 
   afterAll(async () => {
     control.close();
+    await receiver.stop();
     await proxy.close();
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
@@ -151,6 +192,76 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
     expect([retry.status, retry.body]).toEqual([200, first.body]);
     expect(await agentBubbles('crash-d')).toEqual(bubbles);
     expect((await journaled('crash-d')).map((m) => m.serial).sort()).toEqual(first.body.results.map((r) => r.serial).sort());
+  }, 60_000);
+
+  it('answers a consent request ok, not -520, when the crash came while the messenger delivered its bubble', async () => {
+    await start();
+    expect((await call('PUT', '/api/agent/settings/webhook', { brandKey: 'acme-kakao', url: receiver.url }, undefined, TOKENS.admin)).status).toBe(200);
+    await customerWrites('crash-e');
+    proxy.holdAnswers(/personal_info/);
+    const request = () => call('POST', '/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'crash-e' }, 'consent-e');
+    const cut = request().catch((error: unknown) => error);
+    await waitForBubbles('crash-e', 1);
+    const delivered = await agentBubbles('crash-e');
+    expect(delivered).toHaveLength(1);
+    await crash();
+    expect(await cut).toHaveProperty('message', 'fetch failed');
+    proxy.holdAnswers(undefined);
+
+    await start();
+    const retry = await request();
+    expect([retry.status, retry.body]).toEqual([200, { ok: true, code: '0', message: null, serial: delivered[0]?.serial }]);
+    expect(await agentBubbles('crash-e')).toEqual(delivered);
+    expect((await journaled('crash-e')).map((m) => m.serial)).toEqual([delivered[0]?.serial]);
+    // the consultation's one request is used: another gets -520
+    const another = await call('POST', '/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'crash-e' }, 'consent-e2');
+    expect(another.body['code']).toBe('-520');
+  }, 60_000);
+
+  it('gives each bubble of an attachment send its serial of the first attempt, whichever images failed, after a crash once journaled', async () => {
+    await start();
+    await customerWrites('crash-f');
+    const files = await photoBrokenAndInvoice('f');
+    const first = await sendAttachments('crash-f', 'mix-f', 'Photos and invoice.', files);
+    expect(first.body.results.map((r) => [r.kind, r.ok])).toEqual([['image', true], ['image', false], ['file', true]]);
+    const bubbles = await bubbleKinds('crash-f');
+    expect(bubbles.map((b) => b.kind)).toEqual(['rich', 'file']);
+    await crash();
+    forgetAnswer('mix-f');
+
+    await start();
+    const retry = await sendAttachments('crash-f', 'mix-f', 'Photos and invoice.', files);
+    expect([retry.status, retry.body]).toEqual([200, first.body]);
+    expect(await bubbleKinds('crash-f')).toEqual(bubbles);
+    expect((await journaled('crash-f')).map((m) => m.serial).sort()).toEqual(bubbles.map((b) => b.serial).sort());
+  }, 60_000);
+
+  it('delivers each bubble of an attachment send once when the crash came while the messenger delivered its file', async () => {
+    await start();
+    await customerWrites('crash-g');
+    const files = await photoBrokenAndInvoice('g');
+    proxy.holdAnswers(/^\/v1\/write$/);
+    const cut = sendAttachments('crash-g', 'mix-g', 'Photos and invoice.', files).catch((error: unknown) => error);
+    await waitForBubbles('crash-g', 2);
+    const bubbles = await bubbleKinds('crash-g');
+    expect(bubbles.map((b) => b.kind)).toEqual(['rich', 'file']);
+    await crash();
+    expect(await cut).toHaveProperty('message', 'fetch failed');
+    proxy.holdAnswers(undefined);
+
+    await start();
+    const retry = await sendAttachments('crash-g', 'mix-g', 'Photos and invoice.', files);
+    expect(retry.body.results.map((r) => [r.kind, r.ok, r.serial])).toEqual([
+      ['image', true, bubbles[0]?.serial],
+      ['image', false, expect.stringMatching(/^bw-/) as string],
+      ['file', true, bubbles[1]?.serial],
+    ]);
+    expect(await bubbleKinds('crash-g')).toEqual(bubbles);
+    const journal = await journaled('crash-g');
+    expect(journal.map((m) => [m.serial, m.text])).toEqual([
+      [bubbles[1]?.serial, expect.stringContaining('invoice.txt') as string],
+      [bubbles[0]?.serial, expect.stringContaining('Photos and invoice.') as string],
+    ]);
   }, 60_000);
 
   it('still answers 409 to a retry while the first request is being answered', async () => {

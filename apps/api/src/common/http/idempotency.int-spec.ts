@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execInSqliteFile } from '@brandwire/store/testing';
 import { DEFAULT_UPLOAD_DIR } from '../../media';
@@ -66,6 +66,41 @@ describe('Idempotency-Key on sends', () => {
     } finally {
       warnings.mockRestore();
       execInSqliteFile(h.dataDir, 'DROP TRIGGER refuse_answers');
+    }
+  });
+
+  it('keeps the key of an attachment send that failed after a bubble reached the customer, so the retry does not send that bubble again', async () => {
+    const files = await imageDir();
+    try {
+      const invoice = files.file('invoice.txt');
+      writeFileSync(invoice, 'Invoice 2026-121\n');
+      const sendInvoice = () =>
+        h.multipart<{ ok: boolean; code?: string; results: Array<{ kind: string; ok: boolean; serial: string }> }>(
+          '/api/agent/send/attachments',
+          { brandKey: 'acme-kakao', userKey: 'i1', text: 'Here is your invoice.' },
+          [['files', invoice, 'invoice.txt', 'text/plain']],
+          undefined,
+          { 'idempotency-key': 'note-fails-1' },
+        );
+      const before = (await agentBubbles()).length;
+      // the database refuses to note the second bubble's serial (busy past its wait, a full disk, a lost connection)
+      execInSqliteFile(
+        h.dataDir,
+        "CREATE TRIGGER refuse_second_note BEFORE UPDATE OF attempt_serials ON idempotency_keys WHEN json_array_length(json_extract(NEW.attempt_serials, '$.serials')) >= 2 BEGIN SELECT RAISE(ABORT, 'the disk refused the write'); END;",
+      );
+      try {
+        const failed = await sendInvoice();
+        expect(failed.status).toBeGreaterThanOrEqual(500);
+      } finally {
+        execInSqliteFile(h.dataDir, 'DROP TRIGGER refuse_second_note');
+      }
+      expect((await agentBubbles()).slice(before).map((b) => b.text)).toEqual(['Here is your invoice.']);
+
+      const retry = await sendInvoice();
+      expect([retry.status, retry.body.results.map((r) => [r.kind, r.ok])]).toEqual([200, [['text', true], ['file', true]]]);
+      expect((await agentBubbles()).slice(before).map((b) => b.kind)).toEqual(['text', 'file']);
+    } finally {
+      await files.cleanup();
     }
   });
 

@@ -139,7 +139,8 @@ export class IdempotencyService {
       if (error instanceof SendNotJournaledError) {
         // the customer has the message: the key stays taken, and answers the send once it is recorded
         this.completeWhenJournaled(call, now, error);
-      } else if (uncertain.serials.length > 0 && (attempt.earlier !== undefined || mayHaveArrived(error))) {
+      } else if (uncertain.serials.length > 0 && (attempt.earlier !== undefined || attempt.messengerAnswered || mayHaveArrived(error))) {
+        // a bubble may have reached the customer (this one, or one before it): the retry sends the same serials
         await this.store.idempotency.keepUncertain(call.keyId, call.idemKey, now, uncertain);
       } else {
         await this.store.idempotency.release(call.keyId, call.idemKey, now);

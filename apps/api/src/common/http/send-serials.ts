@@ -12,6 +12,8 @@ import { SERIALS, STORE } from '../../app/tokens';
 export class SendAttempt {
   private readonly handedOut: string[] = [];
   private sessionId: string | null;
+  /** the messenger answered a call of this attempt: a bubble may have reached the customer */
+  messengerAnswered = false;
 
   constructor(
     readonly earlier: UncertainAttempt | undefined,
@@ -85,12 +87,13 @@ export class SendSerials {
   }
 
   /**
-   * The messenger refused `serial` as used and an earlier attempt of this send had sent it: that attempt was
-   * delivered, and where.
+   * Called with each answer of the messenger to a bubble: whether it refused `serial` as used and an earlier attempt
+   * of this send had sent it. Then that attempt was delivered, and this tells where.
    */
   earlierDelivery(serial: string, result: UpstreamResult): EarlierDelivery | undefined {
-    if (result.code !== UpstreamCode.DuplicateSerialNumber) return undefined;
     const attempt = this.attempts.getStore();
+    if (attempt) attempt.messengerAnswered = true;
+    if (result.code !== UpstreamCode.DuplicateSerialNumber) return undefined;
     return attempt?.earlier && attempt.handedOutBefore(serial) ? { sessionId: attempt.earlier.sessionId } : undefined;
   }
 
