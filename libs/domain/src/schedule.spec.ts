@@ -76,6 +76,17 @@ describe('parseSchedule', () => {
     expect(parsed.ok === false && parsed.message.startsWith(`${path} `)).toBe(true);
   });
 
+  it('names a long bad value by its first 40 characters and its length, not whole', () => {
+    const zone = 'Z'.repeat(100_000);
+    expect(parseSchedule({ timeZone: zone, weekly: {} }, 'UTC')).toEqual({
+      ok: false,
+      path: 'schedule.timeZone',
+      message: `schedule.timeZone must be an IANA time zone such as Asia/Seoul, got "${'Z'.repeat(39)}... (100002 characters)`,
+    });
+    const parsed = parseSchedule({ weekly: { mon: [{ start: '9'.repeat(100_000), end: '18:00' }] } }, 'UTC');
+    expect(parsed.ok === false && parsed.message.length).toBeLessThan(200);
+  });
+
   it('uses the given root path in messages', () => {
     expect(parseSchedule({ weekly: { mon: 1 } }, 'UTC', 'body.hours')).toMatchObject({ ok: false, path: 'body.hours.weekly.mon' });
   });

@@ -68,6 +68,12 @@ export function ianaTimeZone(zone: string): string | undefined {
   }
 }
 
+/** A value as a message names it: JSON, its first 40 characters when longer (a field may hold megabytes). */
+function shown(v: unknown): string {
+  const json = JSON.stringify(v) ?? String(v);
+  return json.length <= 40 ? json : `${json.slice(0, 40)}... (${json.length} characters)`;
+}
+
 /** Minutes since local midnight of `HH:MM`; `24:00` only where `allowMidnightEnd`. */
 function minutesOf(v: unknown, path: string, allowMidnightEnd: boolean): number {
   if (typeof v === 'string') {
@@ -76,7 +82,7 @@ function minutesOf(v: unknown, path: string, allowMidnightEnd: boolean): number 
     if (m) return Number(m[1]) * 60 + Number(m[2]);
   }
   const range = allowMidnightEnd ? '00:00 to 24:00' : '00:00 to 23:59';
-  throw new Invalid(path, `must be a 24-hour time HH:MM (${range}), got ${JSON.stringify(v)}`);
+  throw new Invalid(path, `must be a 24-hour time HH:MM (${range}), got ${shown(v)}`);
 }
 
 function isCalendarDate(v: string): boolean {
@@ -125,7 +131,7 @@ function holidaysOf(v: unknown, path: string): string[] {
   if (!Array.isArray(v)) throw new Invalid(path, 'must be an array of dates YYYY-MM-DD');
   if (v.length > MAX_HOLIDAYS) throw new Invalid(path, `has ${v.length} dates; at most ${MAX_HOLIDAYS}`);
   v.forEach((d: unknown, i) => {
-    if (typeof d !== 'string' || !isCalendarDate(d)) throw new Invalid(`${path}[${i}]`, `must be a date YYYY-MM-DD, got ${JSON.stringify(d)}`);
+    if (typeof d !== 'string' || !isCalendarDate(d)) throw new Invalid(`${path}[${i}]`, `must be a date YYYY-MM-DD, got ${shown(d)}`);
   });
   return [...new Set(v as string[])].sort();
 }
@@ -143,7 +149,7 @@ export function parseSchedule(input: unknown, defaultTimeZone: string, path = 's
     const given = input['timeZone'] ?? defaultTimeZone;
     const zone = typeof given === 'string' ? ianaTimeZone(given) : undefined;
     if (zone === undefined) {
-      throw new Invalid(`${path}.timeZone`, `must be an IANA time zone such as Asia/Seoul, got ${JSON.stringify(given)}`);
+      throw new Invalid(`${path}.timeZone`, `must be an IANA time zone such as Asia/Seoul, got ${shown(given)}`);
     }
     if (input['weekly'] === undefined) throw new Invalid(`${path}.weekly`, 'is required (days without ranges are closed)');
     const weekly = weeklyOf(input['weekly'], `${path}.weekly`);

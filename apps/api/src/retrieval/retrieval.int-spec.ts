@@ -184,6 +184,11 @@ describe('retrieval', () => {
     expect(list.body.map((b) => b.brand)).toEqual(['acme-kakao', 'acme-naver']);
   });
 
+  it('refuses a userKey filter longer than 200 characters, as every other userKey, with 400', async () => {
+    const reply = await h.get(`/api/agent/conversations?brand=acme-kakao&userKey=${'u'.repeat(10_000)}`, TOKENS.reader);
+    expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: 'userKey must be shorter than or equal to 200 characters' }]);
+  });
+
   it('answers an unknown convId with 404 NO_CONV', async () => {
     const reply = await h.get('/api/agent/conversation?brand=acme-kakao&convId=does-not-exist');
     expect(reply.status).toBe(404);

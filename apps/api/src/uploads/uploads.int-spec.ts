@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { imageDir, writeGif, writeJpeg, writeNoise, writePng, writeTruncated, writeWebp } from '../media/test-support/images';
-import { textPart } from '../test-support/raw-multipart';
+import { rawMultipart, textPart } from '../test-support/raw-multipart';
 import { ServiceHarness, TOKENS } from '../test-support/service-harness';
 
 interface UploadReply {
@@ -164,6 +164,43 @@ describe('uploads and sending an uploaded photo', () => {
       { disposition: `name="file"; filename*=UTF-8''${encoded}`, contentType: 'text/plain', content: 'some text' },
     ]);
     expect([reply.status, reply.body]).toEqual([400, { ok: false, code: 'BAD_REQUEST', message: `the file name "${shown}" in the part "file" must not contain control characters` }]);
+  });
+
+  it('refuses a multipart body with a Content-Encoding (multer reads none) with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const doc = images.file('coded.txt');
+    writeFileSync(doc, 'plain text');
+    const reply = await h.multipart('/api/agent/upload/file', { brand: 'acme-kakao', fileType: 'file' }, [['file', doc]], TOKENS.writer, { 'content-encoding': 'gzip' });
+    expect([reply.status, reply.body]).toEqual([
+      415,
+      { ok: false, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'POST /api/agent/upload/file takes multipart/form-data without a Content-Encoding; got Content-Encoding: gzip' },
+    ]);
+  });
+
+  describe('a multipart body that cannot be split into its parts', () => {
+    const form = () => rawMultipart([textPart('brand', 'acme-kakao'), textPart('fileType', 'file'), { disposition: 'name="file"; filename="a.txt"', contentType: 'text/plain', content: 'x'.repeat(2000) }]);
+    const post = async (body: Buffer, contentType: string) => {
+      const response = await fetch(`${h.url}/api/agent/upload/file`, { method: 'POST', body, headers: { authorization: `Bearer ${TOKENS.writer}`, 'content-type': contentType } });
+      return [response.status, await response.json()];
+    };
+    const cutShort = {
+      ok: false,
+      code: 'BAD_REQUEST',
+      message: 'the multipart body ended before its closing boundary: it was cut short, or its parts are not separated by the boundary its Content-Type names',
+    };
+
+    it('is refused with 400 saying it ended early when it is cut short', async () => {
+      const { body, contentType } = form();
+      expect(await post(body.subarray(0, body.length / 2), contentType)).toEqual([400, cutShort]);
+    });
+
+    it('is refused with 400 saying so when Content-Type names another boundary, or none', async () => {
+      const { body } = form();
+      expect(await post(body, 'multipart/form-data; boundary=not-the-boundary')).toEqual([400, cutShort]);
+      expect(await post(body, 'multipart/form-data')).toEqual([
+        400,
+        { ok: false, code: 'BAD_REQUEST', message: 'the Content-Type multipart/form-data names no boundary (multipart/form-data; boundary=…)' },
+      ]);
+    });
   });
 
   it('refuses a BrandRead key with 403', async () => {

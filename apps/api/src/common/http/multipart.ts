@@ -32,9 +32,21 @@ export interface MultipartFiles {
   options: MulterOptions;
 }
 
+/** busboy's words for a body it cannot split into parts (as Nest passes them on), said for a client. */
+const MULTIPART_SYNTAX: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^Multipart: Boundary not found/, 'the Content-Type multipart/form-data names no boundary (multipart/form-data; boundary=…)'],
+  [
+    /^Multipart: Unexpected end of (?:form|file)/,
+    'the multipart body ended before its closing boundary: it was cut short, or its parts are not separated by the boundary its Content-Type names',
+  ],
+  [/^Multipart: Malformed part header/, 'a part of the multipart body has a malformed header'],
+];
+
 /** multer's refusals (as Nest words them) said in terms of the route: which part, how many files. */
 function explained(error: unknown, files: MultipartFiles): unknown {
   if (!(error instanceof HttpException)) return error;
+  const syntax = MULTIPART_SYNTAX.find(([said]) => said.test(error.message));
+  if (syntax) return fail('BAD_REQUEST', syntax[1]);
   const { field, maxCount } = files;
   const where = maxCount === 1 ? `one file, in the part "${field}"` : `at most ${maxCount} files, in the parts "${field}"`;
   if (error.message.startsWith('Too many files')) return fail('BAD_REQUEST', `too many files: this route takes ${where}`);
@@ -136,6 +148,11 @@ export class BodyKindGuard implements CanActivate {
     const multipartRoute = this.reflector.get<boolean | undefined>(TAKES_MULTIPART, context.getHandler()) === true;
     if (multipartRoute && !multipartBody) {
       throw fail('UNSUPPORTED_MEDIA_TYPE', `${request.method} ${request.path} takes multipart/form-data (fields and files); got ${type ?? 'no Content-Type'}`);
+    }
+    // multer reads the bytes as they come: a compressed body would be taken apart as garbage, a mislabelled one as if unlabelled
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (multipartRoute && encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+      throw fail('UNSUPPORTED_MEDIA_TYPE', `${request.method} ${request.path} takes multipart/form-data without a Content-Encoding; got Content-Encoding: ${encoding}`);
     }
     if (!multipartRoute && multipartBody) {
       throw fail('UNSUPPORTED_MEDIA_TYPE', `${request.method} ${request.path} takes JSON (Content-Type: application/json); multipart/form-data is for uploads and attachment sends`);

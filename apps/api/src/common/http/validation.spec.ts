@@ -33,6 +33,24 @@ describe('the validation pipe', () => {
     expect(String((failure as Error).message).split('; ').sort()).toEqual(['brandKey must be a string, not a list (a JSON array, or a form field given more than once)', 'text must be a string']);
   });
 
+  it('lists the first ten reasons of a body with thousands of unknown fields, and how many more there are', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`f${i}`, i]));
+    const failure: unknown = await validationPipe()
+      .transform({ brandKey: 'acme-kakao', userKey: 'u1', text: 'hi', ...extra }, { type: 'body', metatype: SendTextDto })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'BAD_REQUEST' });
+    const reasons = String((failure as Error).message).split('; ');
+    expect(reasons).toEqual([...Array.from({ length: 10 }, (_, i) => `property f${i} should not exist`), 'and 9990 more']);
+  });
+
+  it('names an unknown field of 100,000 characters by its first 100', async () => {
+    const name = 'n'.repeat(100_000);
+    const failure: unknown = await validationPipe()
+      .transform({ brandKey: 'acme-kakao', userKey: 'u1', text: 'hi', [name]: 1 }, { type: 'body', metatype: SendTextDto })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'BAD_REQUEST', message: `property ${'n'.repeat(100)}… should not exist` });
+  });
+
   it('refuses control characters in every userKey, brandKey, brand and botEvent of every DTO, naming the field', async () => {
     expect(AppModule).toBeDefined(); // every controller and so every DTO is loaded
     const storage = getMetadataStorage() as unknown as { validationMetadatas: Map<new () => object, Array<{ propertyName: string }>> };

@@ -23,11 +23,23 @@ function reasonsFor(error: ValidationError, path: string): string[] {
   return shown.map((rule) => (constraints[rule] ?? '').replace(error.property, path));
 }
 
+/** A field's path as a message shows it: a client's own property names can be of any length. */
+const MAX_SHOWN_PATH = 100;
+
 function describe(errors: readonly ValidationError[], parent = ''): string[] {
   return errors.flatMap((error) => {
     const path = parent ? `${parent}.${error.property}` : error.property;
-    return [...reasonsFor(error, path), ...describe(error.children ?? [], path)];
+    const shown = path.length > MAX_SHOWN_PATH ? `${path.slice(0, MAX_SHOWN_PATH)}…` : path;
+    return [...reasonsFor(error, shown), ...describe(error.children ?? [], path)];
   });
+}
+
+/** The most reasons one answer lists: a body of thousands of unknown fields is told the first ones and how many more. */
+const MAX_REASONS = 10;
+
+function summarized(reasons: readonly string[]): string {
+  if (reasons.length <= MAX_REASONS) return reasons.join('; ');
+  return `${reasons.slice(0, MAX_REASONS).join('; ')}; and ${reasons.length - MAX_REASONS} more`;
 }
 
 /**
@@ -49,6 +61,6 @@ export function validationPipe(): ValidationPipe {
     transformOptions: { enableImplicitConversion: false },
     // the value picks the reason (missing, a list); it is never part of the message
     validationError: { target: false, value: true },
-    exceptionFactory: (errors) => fail('BAD_REQUEST', describe(errors).join('; ') || 'invalid request'),
+    exceptionFactory: (errors) => fail('BAD_REQUEST', summarized(describe(errors)) || 'invalid request'),
   });
 }

@@ -61,10 +61,11 @@ export class ConversationsQueryDto {
   @NoControlCharacters()
   brand?: string;
 
-  @ApiPropertyOptional({ description: 'only this customer' })
+  @ApiPropertyOptional({ description: 'only this customer', maxLength: 200 })
   @IsOptional()
   @IsString()
   @IsNotEmpty()
+  @MaxLength(200)
   @NoControlCharacters()
   userKey?: string;
 

@@ -21,6 +21,7 @@ export class SandboxBrandDto {
   @ApiProperty({ example: 'acme-kakao' })
   @IsString()
   @IsNotEmpty()
+  @MaxLength(200)
   @NoControlCharacters()
   brandKey!: string;
 }
