@@ -5,7 +5,7 @@
  */
 import { GATEWAY_SERVICE, type KnowledgeBackend, KnowledgeApiError, type KnowledgeServer, newAccessToken, startKnowledgeServer } from '@brandwire/knowledge-web';
 import { dirname, join } from 'node:path';
-import { type CommandServer, startCommandServer } from './commands/command-server';
+import { type CommandServer, type CommandServerOptions, startCommandServer } from './commands/command-server';
 import { Memos } from './commands/memos';
 import { TeamCommands } from './commands/team-commands';
 import { log, messageOf } from './gateway-log';
@@ -30,7 +30,8 @@ function describeGraph(path: string, status: Awaited<ReturnType<KnowledgeBackend
   return `graph ${path} (read-only, ${nodes} nodes, ${relations} relations)`;
 }
 
-export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessEnv = process.env): Promise<RunningGateway> {
+/** `commandOptions`: where the team chat's later answers go (Slack's and Discord's own unless told; see CommandServerOptions). */
+export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessEnv = process.env, commandOptions: CommandServerOptions = {}): Promise<RunningGateway> {
   // what to relay is checked before anything opens: a setting that cannot work stops the start
   const relaySettings = relaySettingsFrom(env[RELAY_ENV]);
   const relayCursors = relaySettings && (relaySettings.targets.length > 0 || relaySettings.ai) ? new RelayCursors(relayCursorsPath(options.state)) : undefined;
@@ -54,7 +55,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     });
     const relays = relaySettings && relayCursors ? [...relaySettings.targets.map(relayName), ...(relaySettings.ai ? [aiReplyName(relaySettings.ai)] : [])] : [];
     if (relaySettings?.commands && memos && key) {
-      commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(() => key.inUse().client, memos, log), log);
+      commandServer = await startCommandServer(relaySettings.commands, new TeamCommands(() => key.inUse().client, memos, log), log, commandOptions);
     }
     log(`gateway started: pid ${process.pid}, query API and view on ${server.url} (its token in ${options.state}), ${describeGraph(options.graph, status)}`);
     if (commandServer && relaySettings?.commands) log(`team-chat commands (${relaySettings.commands.type}) on ${commandServer.url}`);
@@ -81,12 +82,17 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
     port: listening.port,
     stop: async () => {
       unguard();
-      // the relay is told first, in the same tick: an AI reply whose call the stop cuts short then finds the relay
-      // stopping, and keeps no cursor past a message it did not answer
+      // the relay is told first: an AI reply whose call the stop cuts short then finds the relay stopping, and keeps
+      // no cursor past a message it did not answer
       const relayStopped = relay?.stop();
-      stopping.abort();
       try {
-        await commandsListening?.close();
+        // before the service's calls are cut: the commands under way get a few seconds to be answered, and whoever
+        // still waits then is told that the gateway stopped, not that the command failed
+        try {
+          await commandsListening?.close();
+        } finally {
+          stopping.abort();
+        }
         await relayStopped;
         await listening.close();
         await backend.close();

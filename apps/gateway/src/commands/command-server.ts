@@ -8,6 +8,7 @@ import { type CommandRequest, commandOf, slackResponseUrlOf } from './command-re
 import { COMMANDS_PATH, type CommandSettings } from './command-settings';
 import { DISCORD_PONG, type LaterAnswer, discordAnswer, discordDeferral, discordInteractionOf, discordMessage } from './discord-interaction';
 import { DISCORD_API, ThinkingLeft, giveLaterAnswer } from './discord-later-answer';
+import { OwedAnswers, STOPPED, STOPPED_TOLD_WITHIN_MS, stoppedBefore } from './owed-answers';
 import { SLACK_RESPONSE_ORIGIN, giveSlackLaterAnswer, slackAcknowledgement, slackLaterAnswerOf, slackMessage } from './slack-later-answer';
 import type { CommandOutcome, TeamCommands } from './team-commands';
 
@@ -45,6 +46,8 @@ export interface CommandServerOptions {
  * response (`{type: 4, data: {content, …}}`; its PING `{type: 1}`; a command that takes longer than Discord waits is
  * deferred, `{type: 5}`, and its answer edited in once it is done), else `{ok, text}`. A Slack command that takes
  * longer than Slack waits is acknowledged, and its answer posted to the request's response_url once it is done.
+ * Its close waits a few seconds for the answers being made, and tells whoever still waits that the gateway stopped
+ * (see OwedAnswers).
  */
 export async function startCommandServer(settings: CommandSettings, commands: TeamCommands, report: (line: string) => void, options: CommandServerOptions = {}): Promise<CommandServer> {
   const guard = new RequestGuard(settings, report);
@@ -52,6 +55,7 @@ export async function startCommandServer(settings: CommandSettings, commands: Te
     discordApi: options.discordApi ?? DISCORD_API,
     slackOrigin: options.slackResponseOrigin ?? SLACK_RESPONSE_ORIGIN,
     withinMs: options.deferredAnswerWithinMs ?? (settings.type === 'slack' ? DEFERRED_WITHIN_MS.slack : DEFERRED_WITHIN_MS.discord),
+    owed: new OwedAnswers(),
   };
   const server = createServer((req, res) => {
     handle(settings, commands, guard, later, report, req, res).catch((error: unknown) => {
@@ -68,11 +72,13 @@ export async function startCommandServer(settings: CommandSettings, commands: Te
   });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${COMMANDS_PATH}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      // no command is taken any more; those under way are answered, or told that the gateway stopped
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await later.owed.stop();
+      server.closeAllConnections();
+      await closed;
+    },
   };
 }
 
@@ -105,13 +111,25 @@ async function handle(
     if (settings.type === 'slack') slackLater = slackLaterAnswerOf(slackResponseUrlOf(body), later.slackOrigin);
   }
   if (typeof request === 'string') return reply(settings, res, { outcome: 'mistake', text: request });
-  const running = commands.run(request);
-  const outcome = await settledWithin(running, ANSWER_WITHIN_MS[settings.type], () => 'late' as const);
+  return later.owed.owe(answerCommand(settings, commands.run(request), request.command, { later, discord: discordLater, slack: slackLater }, res, report));
+}
+
+/** Answers the command at once when it is done in time, else later where the team chat takes a later answer. */
+async function answerCommand(
+  settings: CommandSettings,
+  running: Promise<CommandOutcome>,
+  command: CommandRequest['command'],
+  { later, discord, slack }: { later: LaterAnswers; discord: LaterAnswer | undefined; slack: URL | undefined },
+  res: ServerResponse,
+  report: (line: string) => void,
+): Promise<void> {
+  const outcome = await settledWithin(Promise.race([running, later.owed.stopped]), ANSWER_WITHIN_MS[settings.type], () => 'late' as const);
+  if (outcome === STOPPED) return reply(settings, res, stoppedBefore(command));
   if (outcome !== 'late') return reply(settings, res, outcome);
-  if (discordLater) return deferDiscordAnswer(later, discordLater, request.command, running, res, report);
-  if (slackLater) return deferSlackAnswer(later, slackLater, request.command, running, res, report);
+  if (discord) return deferDiscordAnswer(later, discord, command, running, res, report);
+  if (slack) return deferSlackAnswer(later, slack, command, running, res, report);
   // a team chat that waited too long shows an error of its own: it is told in time that the command goes on
-  reply(settings, res, takingLonger(request.command, `${TEAM_CHAT_NAMES[settings.type]} waits`));
+  reply(settings, res, takingLonger(command, `${TEAM_CHAT_NAMES[settings.type]} waits`));
 }
 
 /** The promise's value, or `late()`'s when it has not settled within `ms`. */
@@ -132,23 +150,30 @@ interface LaterAnswers {
   discordApi: string;
   slackOrigin: string;
   withinMs: number;
+  owed: OwedAnswers;
 }
 
 /**
  * Gives the command's outcome with `give` once it is done, or, once it has run `withinMs`, that it takes longer than
- * the team chat lets the gateway answer (it goes on); logs `failure`'s line when the answer could not be given.
+ * the team chat lets the gateway answer (it goes on), or, when the gateway stops first, that it stopped before the
+ * answer was ready (given within the stop's bound); logs `failure`'s line when the answer could not be given.
  */
-function answerWhenDone(
+async function answerWhenDone(
   running: Promise<CommandOutcome>,
   command: CommandRequest['command'],
-  { chat, withinMs }: { chat: string; withinMs: number },
-  give: (outcome: CommandOutcome) => Promise<void>,
+  { chat, later }: { chat: string; later: LaterAnswers },
+  give: (outcome: CommandOutcome, timeoutMs?: number) => Promise<void>,
   failure: (error: unknown) => string,
   report: (line: string) => void,
-): void {
-  void settledWithin(running, withinMs, () => takingLonger(command, `${chat} lets the gateway answer`))
-    .then(give)
-    .catch((error: unknown) => report(failure(error)));
+): Promise<void> {
+  const outcome = await settledWithin(Promise.race([running, later.owed.stopped]), later.withinMs, () => takingLonger(command, `${chat} lets the gateway answer`));
+  try {
+    if (outcome !== STOPPED) return await give(outcome);
+    await give(stoppedBefore(command), STOPPED_TOLD_WITHIN_MS);
+    report(`the answer to ${command} was not ready when the gateway stopped; the asker was told to ask again`);
+  } catch (error) {
+    report(failure(error));
+  }
 }
 
 /**
@@ -156,14 +181,14 @@ function answerWhenDone(
  * whose answer (a customer's words, the memos) is for the asker only, as a mistake or a failure is. A command still
  * running when the answer can hardly be given any more is answered that it takes too long (it goes on).
  */
-function deferDiscordAnswer(later: LaterAnswers, interaction: LaterAnswer, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): void {
+function deferDiscordAnswer(later: LaterAnswers, interaction: LaterAnswer, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): Promise<void> {
   const deferredForAsker = command === '/cs-who';
   answer(res, 200, discordDeferral(deferredForAsker));
-  answerWhenDone(
+  return answerWhenDone(
     running,
     command,
-    { chat: 'Discord', withinMs: later.withinMs },
-    ({ outcome, text, private: forAsker }) => giveLaterAnswer(later.discordApi, interaction, deferredForAsker, discordMessage(text, outcome !== 'done' || forAsker === true)),
+    { chat: 'Discord', later },
+    ({ outcome, text, private: forAsker }, timeoutMs) => giveLaterAnswer(later.discordApi, interaction, deferredForAsker, discordMessage(text, outcome !== 'done' || forAsker === true), timeoutMs),
     (error) =>
       error instanceof ThinkingLeft
         ? `error: the deferred Discord answer to ${command} was given to the asker, but the "thinking…" in the channel could not be removed (${error.message})`
@@ -177,13 +202,13 @@ function deferDiscordAnswer(later: LaterAnswers, interaction: LaterAnswer, comma
  * once it is done, as it would have been given at once; one still running when the response_url can hardly be used
  * any more is answered that it takes too long (it goes on).
  */
-function deferSlackAnswer(later: LaterAnswers, responseUrl: URL, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): void {
+function deferSlackAnswer(later: LaterAnswers, responseUrl: URL, command: CommandRequest['command'], running: Promise<CommandOutcome>, res: ServerResponse, report: (line: string) => void): Promise<void> {
   answer(res, 200, slackAcknowledgement(command));
-  answerWhenDone(
+  return answerWhenDone(
     running,
     command,
-    { chat: 'Slack', withinMs: later.withinMs },
-    (outcome) => giveSlackLaterAnswer(responseUrl, slackMessage(outcome)),
+    { chat: 'Slack', later },
+    (outcome, timeoutMs) => giveSlackLaterAnswer(responseUrl, slackMessage(outcome), timeoutMs),
     (error) => `error: the later Slack answer to ${command} could not be given (${messageOf(error)}): the asker sees only that it is under way; /cs-who shows how the command ended`,
     report,
   );

@@ -14,18 +14,19 @@ export class ThinkingLeft extends Error {
  * edited into the answer (`PATCH …/messages/@original`), or, when the answer is for another audience than the
  * deferral was (a failure, for the asker only, of a command deferred in the channel), the answer sent as a follow-up
  * and then that message deleted, so that the asker is left with one or the other. Throws naming what failed (a
- * ThinkingLeft when only the deletion did); never the interaction's token, which is in the URL.
+ * ThinkingLeft when only the deletion did); never the interaction's token, which is in the URL. Each call is given
+ * up after `timeoutMs` when told.
  */
-export async function giveLaterAnswer(api: string, later: LaterAnswer, deferredForAsker: boolean, message: DiscordMessage): Promise<void> {
+export async function giveLaterAnswer(api: string, later: LaterAnswer, deferredForAsker: boolean, message: DiscordMessage, timeoutMs?: number): Promise<void> {
   const webhook = `${api}/webhooks/${encodeURIComponent(later.applicationId)}/${encodeURIComponent(later.token)}`;
   const forAsker = message.flags !== undefined;
   if (forAsker === deferredForAsker) {
     // an edit keeps the deferral's flags
     const { flags: _kept, ...edit } = message;
-    return callTeamChat('PATCH', `${webhook}/messages/@original`, edit);
+    return callTeamChat('PATCH', `${webhook}/messages/@original`, edit, timeoutMs);
   }
-  await callTeamChat('POST', webhook, message);
-  await callTeamChat('DELETE', `${webhook}/messages/@original`, undefined).catch((error: unknown) => {
+  await callTeamChat('POST', webhook, message, timeoutMs);
+  await callTeamChat('DELETE', `${webhook}/messages/@original`, undefined, timeoutMs).catch((error: unknown) => {
     throw new ThinkingLeft((error as Error).message);
   });
 }

@@ -37,7 +37,10 @@ export function slackLaterAnswerOf(responseUrl: string | undefined, origin: stri
   return url.origin === new URL(origin).origin && url.username === '' && url.password === '' ? url : undefined;
 }
 
-/** Posts the answer to the response_url; throws naming what failed, never the URL (whoever has it can answer). */
-export function giveSlackLaterAnswer(responseUrl: URL, message: SlackMessage): Promise<void> {
-  return callTeamChat('POST', responseUrl.href, message);
+/**
+ * Posts the answer to the response_url, given up after `timeoutMs` when told; throws naming what failed, never the
+ * URL (whoever has it can answer).
+ */
+export function giveSlackLaterAnswer(responseUrl: URL, message: SlackMessage, timeoutMs?: number): Promise<void> {
+  return callTeamChat('POST', responseUrl.href, message, timeoutMs);
 }
