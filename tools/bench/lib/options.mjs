@@ -44,6 +44,8 @@ export function readOptions() {
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     /** before each measurement, wait up to this many seconds for the machine to be quiet (0: never wait) */
     quietWait: number('BENCH_QUIET_WAIT', 120),
+    /** a what-if: the send scenario's messenger calls answered at once, without HTTP (probes/free-messenger.cjs) */
+    freeMessenger: process.env.BENCH_FREE_MESSENGER === '1',
     /** where the sandbox messenger of the send scenario runs: 'process' (its own process) or 'embedded' (in the API) */
     sandbox: sandboxMode(),
     /** keep the temporary folder (databases, logs) */

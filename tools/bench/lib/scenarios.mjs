@@ -10,6 +10,7 @@ import { HOT_USER, prefillJournal } from './prefill-journal.mjs';
 import { sandboxFor } from './sandbox.mjs';
 
 const CEILING_APP = fileURLToPath(new URL('../ceiling-app.cjs', import.meta.url));
+const FREE_MESSENGER = fileURLToPath(new URL('../probes/free-messenger.cjs', import.meta.url));
 const AUTH = { authorization: `Bearer ${TOKEN}` };
 
 function profFlags(ctx, label) {
@@ -74,7 +75,7 @@ export async function textSend(ctx, round) {
       seedFile: ctx.seedFile,
       logFile: join(ctx.tmp, `send-${round}.log`),
       logLevel: ctx.options.logLevel,
-      nodeFlags: profFlags(ctx, `send-${round}`),
+      nodeFlags: [...profFlags(ctx, `send-${round}`), ...(ctx.options.freeMessenger ? ['--require', FREE_MESSENGER] : [])],
       upstreamEnv: sandbox.apiEnv,
     });
   } catch (error) {
@@ -131,7 +132,7 @@ export async function textSend(ctx, round) {
     const check = await call(server.url, 'GET', `/api/agent/rooms/${customers[0]}/messages?brand=${CHANNEL}&max=1`);
     if (check.messages?.[0]?.kind !== 'agent') throw new Error(`no agent item journaled for ${customers[0]}: ${JSON.stringify(check)}`);
 
-    return { ...result, sandbox: sandbox.mode, okFalse: answers.notOk + answers.unreadable, okTrue: answers.ok, notOkCodes: answers.codes };
+    return { ...result, sandbox: ctx.options.freeMessenger ? 'none (free messenger)' : sandbox.mode, okFalse: answers.notOk + answers.unreadable, okTrue: answers.ok, notOkCodes: answers.codes };
   } catch (error) {
     throw withServerTail(server, error);
   } finally {
