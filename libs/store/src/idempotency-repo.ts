@@ -2,11 +2,21 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema';
 import type { Transactions } from './transactions';
 
+/** What an uploaded bubble (an image, a file) was sent with: its upload, and the image's caption. */
+export interface SentContent {
+  url: string;
+  name: string;
+  size: number;
+  caption: string | null;
+}
+
 /** What a retry of an attempt whose messenger call got no answer needs: its serials, and the session it sent in. */
 export interface UncertainAttempt {
   serials: string[];
   /** the customer's session when it was sent (null: none known) */
   sessionId: string | null;
+  /** by serial, what the attempt's uploaded bubbles were sent with, so that a retry sends them again as they were */
+  contents?: Record<string, SentContent>;
 }
 
 export type IdempotencyClaim =

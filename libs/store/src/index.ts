@@ -7,7 +7,7 @@ export type { ApiKeyRecord, BrandRecord, ChannelRecord, ChannelUsage, DirectoryR
 export type { BillingRepo, Reservation, ServedConsultation } from './billing-repo';
 export type { ConsentRequestsRepo, ConsultationRef, RelayClaim } from './consent-requests-repo';
 export type { BubbleRecord, ConversationRecord, JournalItem, JournalRepo, NewBubble, NewJournalItem, RecentMatch, RoomChangeListener, RoomRecord, RoomState } from './journal-repo';
-export type { ClaimHolder, IdempotencyClaim, IdempotencyRepo, UncertainAttempt } from './idempotency-repo';
+export type { ClaimHolder, IdempotencyClaim, IdempotencyRepo, SentContent, UncertainAttempt } from './idempotency-repo';
 export type { UploadKind, UploadRecord, UploadsRepo } from './uploads-repo';
 export { newWebhookSecret, type ChannelSettings, type SettingsRepo } from './settings-repo';
 export type { SignalKey, SignalRecord, SignalState, SignalsRepo } from './signals-repo';

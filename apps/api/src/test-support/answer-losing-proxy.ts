@@ -10,6 +10,8 @@ export interface AnswerLosingProxy {
   loseAnswers(paths: RegExp | undefined, carriedOut?: boolean): void;
   /** From now on, the calls whose path matches are carried out at once and never answered (undefined: none are). */
   holdAnswers(paths: RegExp | undefined): void;
+  /** The next call whose path matches is refused as the messenger refuses one it cannot serve (-601), not carried out. */
+  refuseNext(paths: RegExp | undefined): void;
   close(): Promise<void>;
 }
 
@@ -17,12 +19,13 @@ export interface AnswerLosingProxy {
  * A messenger in front of the sandbox that, when told to, breaks the connection of a call once it has read it and
  * carries the call out a moment later: the caller cannot tell it from a call that never happened, and what the
  * call does (a delivered bubble, an end callback) comes after the caller gave up. Or it carries a call out and
- * never answers it: the caller is left waiting, as when a crash stops it mid-call.
+ * never answers it: the caller is left waiting, as when a crash stops it mid-call. Or it refuses one call itself.
  */
 export async function startAnswerLosingProxy(target: string): Promise<AnswerLosingProxy> {
   let losing: RegExp | undefined;
   let carryingOut = true;
   let holding: RegExp | undefined;
+  let refusing: RegExp | undefined;
   const forward = (req: IncomingMessage, body: Buffer, onAnswer: (answer: IncomingMessage) => void) =>
     request(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, onAnswer).end(body);
   const server: Server = createServer((req, res) => {
@@ -33,6 +36,11 @@ export async function startAnswerLosingProxy(target: string): Promise<AnswerLosi
       if (losing?.test(req.url ?? '')) {
         req.socket.destroy();
         if (carryingOut) setTimeout(() => forward(req, body, (answer) => answer.resume()), 300);
+        return;
+      }
+      if (refusing?.test(req.url ?? '')) {
+        refusing = undefined;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: -601, message: 'InternalSystemErrorException' }));
         return;
       }
       if (holding?.test(req.url ?? '')) {
@@ -54,6 +62,9 @@ export async function startAnswerLosingProxy(target: string): Promise<AnswerLosi
     },
     holdAnswers: (paths) => {
       holding = paths;
+    },
+    refuseNext: (paths) => {
+      refusing = paths;
     },
     close: () =>
       new Promise((resolve) => {

@@ -1,8 +1,8 @@
 import { formatAttachmentLine, isUpstreamSuccess } from '@brandwire/domain';
-import type { ChannelRecord, NewBubble } from '@brandwire/store';
+import type { ChannelRecord, NewBubble, SentContent, Store } from '@brandwire/store';
 import { type MessengerPort, type ShiftableClock, type UpstreamResult, UpstreamUnavailableError } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, MESSENGER } from '../../app/tokens';
+import { CLOCK, MESSENGER, STORE } from '../../app/tokens';
 import { BillingService } from '../../billing/billing.service';
 import { BrandAccessService } from '../../common/auth/brand-access.service';
 import type { Principal } from '../../common/auth/principal';
@@ -11,7 +11,7 @@ import { SendSerials } from '../../common/http/send-serials';
 import { AcceptedSends } from '../../journal/accepted-sends';
 import { JournalWriter } from '../../journal/journal-writer.service';
 import { FILE_TYPE_MAX_BYTES, type FileType, claimsImage } from '../../media';
-import { MessengerUploadsService } from '../../uploads/messenger-uploads.service';
+import { MessengerUploadsService, type UploadOutcome } from '../../uploads/messenger-uploads.service';
 import { CustomerSendTurns } from '../send/customer-send-turns';
 import { type IncomingFile, type PlannedBubble, planBubbles } from './attachment-plan';
 import { ImageRun, type SentImage } from './image-run';
@@ -43,6 +43,7 @@ export class AttachmentsService {
     @Inject(MESSENGER) private readonly messenger: MessengerPort,
     private readonly serials: SendSerials,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
+    @Inject(STORE) private readonly store: Store,
   ) {}
 
   /** Sends the uploaded files; the caller removes them afterwards, whatever happened. */
@@ -56,10 +57,15 @@ export class AttachmentsService {
   }
 
   private async sendInTurn(channel: ChannelRecord, dto: SendAttachmentsDto, incoming: IncomingFile[]): Promise<SendAttachmentsResponseDto> {
-    const charge = await this.billing.charge(channel, dto.userKey, 'send_attachments');
+    const room = await this.store.journal.getRoom(channel.key, dto.userKey);
+    this.serials.noteSession(room?.sessionId);
+    const charge = await this.billing.chargeInRoom(channel, dto.userKey, 'send_attachments', room);
     const style = dto.imageStyle ?? 'rich';
     const text = dto.text !== undefined && dto.text.trim() !== '' ? dto.text : null;
-    const send: AttachmentSend = { channel, userKey: dto.userKey, style, run: new ImageRun(style === 'rich' ? text : null), delivered: false, unreachable: undefined };
+    const runText = style === 'rich' ? text : null;
+    // an earlier attempt of this keyed send put the text on an image already: it goes on no other
+    const run = new ImageRun(runText, runText !== null && this.serials.captionSentBefore(runText));
+    const send: AttachmentSend = { channel, userKey: dto.userKey, style, run, delivered: false, deliveredNow: false, unreachable: undefined };
     const results: AttachmentResultDto[] = [];
     try {
       for (const bubble of planBubbles(incoming, dto.text, style)) {
@@ -69,7 +75,7 @@ export class AttachmentsService {
       results.push(...(await this.endImages(send)));
     } catch (error) {
       // a bubble the messenger accepted is served, also when journaling it failed
-      if (!send.delivered) await charge.release();
+      if (!send.deliveredNow) await charge.release();
       throw error;
     } finally {
       // an error mid-send still journals the images the customer already has
@@ -77,7 +83,13 @@ export class AttachmentsService {
     }
     const ok = results.some((r) => r.ok);
     const served = results.find((r) => r.ok);
-    await (served ? this.accepted.record(served.serial, [() => charge.keep()]) : charge.release());
+    if (served && send.deliveredNow) await this.accepted.record(served.serial, [() => charge.keep()]);
+    else await charge.release();
+    // delivered only by an earlier attempt of this keyed send: the consultation of then is the one served
+    if (served && !send.deliveredNow) {
+      const then = this.serials.earlierSession() ?? room?.sessionId;
+      if (then) await this.accepted.record(served.serial, [() => this.billing.chargeDelivered(channel, dto.userKey, 'send_attachments', then)]);
+    }
     // nothing reached the customer because the messenger could not be reached: answered as any send is (502)
     if (!ok && send.unreachable) throw send.unreachable;
     return { ok, results };
@@ -120,24 +132,30 @@ export class AttachmentsService {
     if (await this.serials.journaledBefore(channel.key, serial)) {
       send.delivered = true;
       // its image group was journaled whole: the image carried its caption as it did then, and is not journaled again
-      if (bubble.kind === 'image') run.deliveredBefore(run.captionOf(bubble.caption));
+      if (bubble.kind === 'image') {
+        const planned = run.captionOf(bubble.caption);
+        const sentBefore = this.serials.contentBefore(serial);
+        run.deliveredBefore(sentBefore ? sentBefore.caption : planned);
+      }
       return { kind: bubble.kind, ok: true, code: '0', serial };
     }
     const senderKey = channel.senderKey;
     switch (bubble.kind) {
       case 'text': {
-        const result = this.serials.outcome(serial, await this.messenger.writeText({ senderKey, userKey, serialNumber: serial, message: bubble.text }));
+        const result = this.delivery(send, serial, await this.messenger.writeText({ senderKey, userKey, serialNumber: serial, message: bubble.text }));
         if (isUpstreamSuccess(result.code)) {
-          send.delivered = true;
           await this.journalOne(channel, userKey, serial, bubble.text, { serial, kind: 'text', text: bubble.text, groupIndex: 0 });
         }
         return outcome('text', serial, result);
       }
       case 'image': {
-        const caption = run.captionOf(bubble.caption);
-        const uploaded = await this.uploads.uploadImage(channel, bubble.file, style === 'rich' ? 'rich-padded' : 'plain');
-        if (!uploaded.ok) return { kind: 'image', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
-        const result = this.serials.outcome(
+        const planned = run.captionOf(bubble.caption);
+        const sentBefore = this.serials.contentBefore(serial);
+        const caption = sentBefore ? sentBefore.caption : planned;
+        const uploaded = sentBefore ?? (await this.uploaded(serial, caption, await this.uploads.uploadImage(channel, bubble.file, style === 'rich' ? 'rich-padded' : 'plain')));
+        if (!('url' in uploaded)) return { kind: 'image', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
+        const result = this.delivery(
+          send,
           serial,
           style === 'rich'
             ? await this.messenger.sendRich({
@@ -149,7 +167,6 @@ export class AttachmentsService {
             : await this.messenger.writeImage({ senderKey, userKey, serialNumber: serial, imageUrl: uploaded.url }),
         );
         if (isUpstreamSuccess(result.code)) {
-          send.delivered = true;
           run.delivered({ serial, url: uploaded.url, caption, groupIndex: run.groupSize });
         }
         return outcome('image', serial, result);
@@ -160,9 +177,10 @@ export class AttachmentsService {
         if (bubble.file.size > limit) {
           return { kind: 'file', ok: false, code: 'PAYLOAD_TOO_LARGE', serial, message: `${bubble.file.name}: ${fileType} files are limited to ${limit / 1024 / 1024} MB` };
         }
-        const uploaded = await this.uploads.uploadFile(channel, bubble.file, fileType);
-        if (!uploaded.ok) return { kind: 'file', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
-        const result = this.serials.outcome(
+        const uploaded = this.serials.contentBefore(serial) ?? (await this.uploaded(serial, null, await this.uploads.uploadFile(channel, bubble.file, fileType)));
+        if (!('url' in uploaded)) return { kind: 'file', ok: false, code: uploaded.code, serial, message: `${bubble.file.name}: ${uploaded.message}` };
+        const result = this.delivery(
+          send,
           serial,
           await this.messenger.writeFile({
             senderKey,
@@ -175,7 +193,6 @@ export class AttachmentsService {
           }),
         );
         if (isUpstreamSuccess(result.code)) {
-          send.delivered = true;
           const text = formatAttachmentLine({ type: fileType === 'file' ? 'file' : fileType, url: uploaded.url, caption: uploaded.name });
           await this.journalOne(channel, userKey, serial, text, { serial, kind: 'file', text: null, groupIndex: 0 });
         }
@@ -186,6 +203,25 @@ export class AttachmentsService {
         throw new Error(`unknown bubble ${JSON.stringify(unreachable)}`);
       }
     }
+  }
+
+  /**
+   * The messenger's answer to a bubble, read as a success when an earlier attempt delivered it; the send is served
+   * either way, by this attempt only when the messenger took the bubble now.
+   */
+  private delivery(send: AttachmentSend, serial: string, answered: UpstreamResult): UpstreamResult {
+    const result = this.serials.outcome(serial, answered);
+    if (isUpstreamSuccess(result.code)) send.delivered = true;
+    if (isUpstreamSuccess(answered.code)) send.deliveredNow = true;
+    return result;
+  }
+
+  /** A successful upload as the bubble is sent with it, noted in a keyed send first; a failed one as it is. */
+  private async uploaded(serial: string, caption: string | null, upload: UploadOutcome): Promise<SentContent | Extract<UploadOutcome, { ok: false }>> {
+    if (!upload.ok) return upload;
+    const content = { url: upload.url, name: upload.name, size: upload.size, caption };
+    await this.serials.noteContent(serial, content);
+    return content;
   }
 
   private journalOne(channel: ChannelRecord, userKey: string, serial: string, text: string, bubble: NewBubble): Promise<void> {
@@ -213,8 +249,10 @@ interface AttachmentSend {
   userKey: string;
   style: 'rich' | 'plain';
   run: ImageRun;
-  /** set once the messenger accepted a bubble */
+  /** set once a bubble was delivered, by this attempt or an earlier one of a keyed send */
   delivered: boolean;
+  /** set once the messenger accepted a bubble of this attempt */
+  deliveredNow: boolean;
   /** set once the messenger could not be reached */
   unreachable: UpstreamUnavailableError | undefined;
 }

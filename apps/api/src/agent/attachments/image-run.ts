@@ -1,3 +1,5 @@
+import { DEFAULT_CAPTION } from './attachment-plan';
+
 /** An image bubble the messenger accepted. */
 export interface SentImage {
   serial: string;
@@ -14,14 +16,25 @@ export interface SentImage {
 export class ImageRun {
   private sent: SentImage[] = [];
   private used = false;
+  private text: string | null;
+  /** the agent's text when an earlier attempt of this keyed send put it on an image already */
+  private readonly carriedBefore: string | null;
 
-  /** @param text the agent's text, to be the first caption (rich images); null when there is none to carry */
-  constructor(private text: string | null) {}
+  /**
+   * @param text the agent's text, to be the first caption (rich images); null when there is none to carry
+   * @param carriedBefore an earlier attempt of this keyed send put the text on an image: it goes on no other
+   */
+  constructor(text: string | null, carriedBefore = false) {
+    this.text = carriedBefore ? null : text;
+    this.carriedBefore = carriedBefore ? text : null;
+  }
 
   /** The caption an image gets: the agent's text until an image carried it, otherwise the planned one. */
   captionOf(planned: string | null): string | null {
     this.used = true;
-    return planned === null ? null : (this.text ?? planned);
+    if (planned === null) return null;
+    if (this.text !== null) return this.text;
+    return planned === this.carriedBefore ? DEFAULT_CAPTION : planned;
   }
 
   delivered(image: SentImage): void {

@@ -91,6 +91,15 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
       .filter((m) => m.kind === 'agent')
       .map((m) => ({ serial: m.serial, text: m.text }));
   const used = async () => (await call('GET', '/api/agent/settings/plan?brand=acme-kakao')).body['used'];
+  const twoPhotosAndInvoice = async (name: string) => {
+    const invoice = join(dir, `${name}-invoice.txt`);
+    writeFileSync(invoice, 'Invoice 2026-200\n');
+    return [
+      { path: await writePng(join(dir, `${name}-one.png`), 64, 64), name: 'one.png', type: 'image/png' },
+      { path: await writePng(join(dir, `${name}-two.png`), 64, 64), name: 'two.png', type: 'image/png' },
+      { path: invoice, name: 'invoice.txt', type: 'text/plain' },
+    ];
+  };
   const customerWrites = async (userKey: string) => expect((await control.customerMessage(userKey, { senderKey: SENDER_KEY, text: 'where is my parcel?' })).ok).toBe(true);
 
   beforeAll(async () => {
@@ -106,6 +115,7 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
 
   afterEach(async () => {
     proxy.holdAnswers(undefined);
+    proxy.refuseNext(undefined);
     if (service) await crash();
   });
 
@@ -262,6 +272,70 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
       [bubbles[1]?.serial, expect.stringContaining('invoice.txt') as string],
       [bubbles[0]?.serial, expect.stringContaining('Photos and invoice.') as string],
     ]);
+  }, 60_000);
+
+  it('puts the text on the image that carried it before the crash, not on one whose upload failed then and works in the retry', async () => {
+    await start();
+    await customerWrites('crash-h');
+    const files = await twoPhotosAndInvoice('h');
+    proxy.refuseNext(/^\/v1\/upload\/image$/);
+    proxy.holdAnswers(/^\/v1\/write$/);
+    const cut = sendAttachments('crash-h', 'photos-h', 'Here are the photos.', files).catch((error: unknown) => error);
+    await waitForBubbles('crash-h', 2);
+    const first = await agentBubbles('crash-h');
+    expect(first.map((b) => b.text)).toEqual(['Here are the photos.', 'invoice.txt']);
+    await crash();
+    await cut;
+    proxy.holdAnswers(undefined);
+
+    await start();
+    const retry = await sendAttachments('crash-h', 'photos-h', 'Here are the photos.', files);
+    expect(retry.body.results.map((r) => [r.kind, r.ok])).toEqual([['image', true], ['image', true], ['file', true]]);
+    const after = await agentBubbles('crash-h');
+    expect(after.filter((b) => b.text === 'Here are the photos.')).toHaveLength(1);
+    expect(after.slice(0, 2)).toEqual(first);
+  }, 60_000);
+
+  it('sends an image delivered before the crash again as it was, without uploading it again, and journals it', async () => {
+    await start();
+    await customerWrites('crash-i');
+    const files = await twoPhotosAndInvoice('i');
+    proxy.holdAnswers(/^\/v1\/rich$/);
+    const cut = sendAttachments('crash-i', 'photos-i', 'Your photos.', files).catch((error: unknown) => error);
+    await waitForBubbles('crash-i', 1);
+    const first = await agentBubbles('crash-i');
+    await crash();
+    await cut;
+    proxy.holdAnswers(undefined);
+
+    await start();
+    // an upload in the retry fails: the image delivered before needs none
+    proxy.refuseNext(/^\/v1\/upload\/image$/);
+    const retry = await sendAttachments('crash-i', 'photos-i', 'Your photos.', files);
+    expect(retry.body.results.map((r) => [r.kind, r.ok])).toEqual([['image', true], ['image', false], ['file', true]]);
+    expect(retry.body.results[0]?.serial).toBe(first[0]?.serial);
+    const after = await agentBubbles('crash-i');
+    expect(after.filter((b) => b.text === 'Your photos.')).toHaveLength(1);
+    expect((await journaled('crash-i')).map((m) => m.serial)).toContain(first[0]?.serial);
+  }, 60_000);
+
+  it('counts an attachment send answered from the journal in the consultation it was delivered in, not the customer\'s next one', async () => {
+    await start();
+    await customerWrites('crash-j');
+    const invoice = join(dir, 'j-invoice.txt');
+    writeFileSync(invoice, 'Invoice 2026-201\n');
+    const files = [{ path: invoice, name: 'invoice.txt', type: 'text/plain' }];
+    const first = await sendAttachments('crash-j', 'invoice-j', 'Your invoice.', files);
+    expect(first.body.ok).toBe(true);
+    await crash();
+    forgetAnswer('invoice-j');
+    await start();
+    expect((await call('POST', '/api/agent/end', { brandKey: 'acme-kakao', userKey: 'crash-j' })).body['ok']).toBe(true);
+    await customerWrites('crash-j');
+    const before = await used();
+    const retry = await sendAttachments('crash-j', 'invoice-j', 'Your invoice.', files);
+    expect([retry.status, retry.body]).toEqual([200, first.body]);
+    expect(await used()).toBe(before);
   }, 60_000);
 
   it('still answers 409 to a retry while the first request is being answered', async () => {

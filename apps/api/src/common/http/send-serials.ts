@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type SerialGenerator, UpstreamCode } from '@brandwire/domain';
-import type { Store, UncertainAttempt } from '@brandwire/store';
+import type { SentContent, Store, UncertainAttempt } from '@brandwire/store';
 import type { UpstreamResult } from '@brandwire/upstream';
 import { Inject, Injectable } from '@nestjs/common';
 import { SERIALS, STORE } from '../../app/tokens';
@@ -11,6 +11,7 @@ import { SERIALS, STORE } from '../../app/tokens';
  */
 export class SendAttempt {
   private readonly handedOut: string[] = [];
+  private readonly contents: Record<string, SentContent> = {};
   private sessionId: string | null;
   /** the messenger answered a call of this attempt: a bubble may have reached the customer */
   messengerAnswered = false;
@@ -20,6 +21,17 @@ export class SendAttempt {
     private readonly note: (attempt: UncertainAttempt) => Promise<void>,
   ) {
     this.sessionId = earlier?.sessionId ?? null;
+  }
+
+  /** Notes what the uploaded bubble `serial` is sent with, before the messenger is given it. */
+  async noteContent(serial: string, content: SentContent): Promise<void> {
+    this.contents[serial] = content;
+    await this.note(this.uncertain());
+  }
+
+  /** What an earlier attempt sent the uploaded bubble `serial` with, if it got that far. */
+  contentBefore(serial: string): SentContent | undefined {
+    return this.earlier?.contents?.[serial];
   }
 
   async take(fresh: () => string): Promise<string> {
@@ -42,7 +54,9 @@ export class SendAttempt {
   /** What a retry must send again: every serial this attempt or an earlier one may have delivered, and where. */
   uncertain(): UncertainAttempt {
     const earlier = this.earlier?.serials ?? [];
-    return { serials: earlier.length >= this.handedOut.length ? [...earlier] : [...this.handedOut], sessionId: this.sessionId };
+    const serials = earlier.length >= this.handedOut.length ? [...earlier] : [...this.handedOut];
+    const contents = { ...this.earlier?.contents, ...this.contents };
+    return { serials, sessionId: this.sessionId, ...(Object.keys(contents).length > 0 && { contents }) };
   }
 }
 
@@ -79,6 +93,30 @@ export class SendSerials {
   async journaledBefore(channelKey: string, serial: string): Promise<boolean> {
     if (!this.attempts.getStore()?.handedOutBefore(serial)) return false;
     return (await this.store.journal.findBubble(channelKey, serial)) !== undefined;
+  }
+
+  /**
+   * What an earlier attempt of this keyed send sent the uploaded bubble `serial` with: the retry sends it again as it
+   * was (the same upload and caption), as the messenger may have delivered it.
+   */
+  contentBefore(serial: string): SentContent | undefined {
+    return this.attempts.getStore()?.contentBefore(serial);
+  }
+
+  /** Notes, in a keyed send, what the uploaded bubble `serial` is sent with, before the messenger is given it. */
+  async noteContent(serial: string, content: SentContent): Promise<void> {
+    await this.attempts.getStore()?.noteContent(serial, content);
+  }
+
+  /** Whether an earlier attempt of this keyed send put `caption` on one of its images. */
+  captionSentBefore(caption: string): boolean {
+    const contents = this.attempts.getStore()?.earlier?.contents ?? {};
+    return Object.values(contents).some((content) => content.caption === caption);
+  }
+
+  /** The customer's session an earlier attempt of this keyed send went to, when known. */
+  earlierSession(): string | null {
+    return this.attempts.getStore()?.earlier?.sessionId ?? null;
   }
 
   /** The customer's session a keyed send goes to (kept with its serials should its outcome stay unknown). */
