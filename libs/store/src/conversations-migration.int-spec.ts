@@ -18,7 +18,7 @@ describe.each(TEST_DIALECTS)('conversations of data migrated to 0006 on %s', (di
 
   /** Takes the database back to before 0006 (0006 and every later migration undone), as a service of that release left it. */
   async function undo0006(): Promise<void> {
-    const statements = ['alter table idempotency_keys drop column attempt_serials', 'alter table idempotency_keys drop column holder', 'alter table idempotency_keys drop column uncertain_serials', 'alter table api_keys drop column revoked_ms', 'alter table channels drop column seed_plan', 'alter table served_consultations drop column kept', 'drop table bubble_delete_claims', 'drop index conversations_session', 'drop table consent_requests', 'drop index conversations_customer_session', "delete from kysely_migration where name >= '0006'"];
+    const statements = ['alter table idempotency_keys drop column attempt_serials', 'alter table idempotency_keys drop column held_ms', 'alter table idempotency_keys drop column holder', 'alter table idempotency_keys drop column uncertain_serials', 'alter table api_keys drop column revoked_ms', 'alter table channels drop column seed_plan', 'alter table served_consultations drop column kept', 'drop table bubble_delete_claims', 'drop index conversations_session', 'drop table consent_requests', 'drop index conversations_customer_session', "delete from kysely_migration where name >= '0006'"];
     await execInTestDatabase(db, statements);
   }
 

@@ -29,8 +29,8 @@ export type IdempotencyClaim =
 
 /**
  * Who claims a key: a running service (`id`, new at each start), and which claims of others count as cut off, so
- * that a retry takes them over: those made before `othersCutOffBeforeMs` (the holder of one made since may still be
- * answering it).
+ * that a retry takes them over: those made, and last renewed by their holder, before `othersCutOffBeforeMs` (the
+ * holder of one renewed since may still be answering it).
  */
 export interface ClaimHolder {
   id: string;
@@ -55,27 +55,28 @@ export class IdempotencyRepo {
       await trx.deleteFrom('idempotency_keys').where('key_id', '=', keyId).where('idem_key', '=', idemKey).where('created_ms', '<', forgottenBeforeMs).execute();
       const inserted = await trx
         .insertInto('idempotency_keys')
-        .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs, uncertain_serials: null, holder: holder.id, attempt_serials: null })
+        .values({ key_id: keyId, idem_key: idemKey, request_hash: requestHash, status: null, response: null, created_ms: nowMs, uncertain_serials: null, holder: holder.id, held_ms: null, attempt_serials: null })
         .onConflict((oc) => oc.columns(['key_id', 'idem_key']).doNothing())
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'new' };
       const row = await trx
         .selectFrom('idempotency_keys')
-        .select(['request_hash', 'status', 'response', 'created_ms', 'uncertain_serials', 'holder', 'attempt_serials'])
+        .select(['request_hash', 'status', 'response', 'created_ms', 'uncertain_serials', 'holder', 'held_ms', 'attempt_serials'])
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
         .executeTakeFirstOrThrow();
       if (row.request_hash !== requestHash) return { kind: 'conflict' };
       if (row.status !== null && row.response !== null) return { kind: 'replay', status: row.status, body: JSON.parse(row.response) as unknown };
       // a claim of a release that kept no holder is never taken as cut off: whether it was delivered is not known
-      const cutOff = row.holder !== null && row.holder !== holder.id && Number(row.created_ms) < holder.othersCutOffBeforeMs;
+      const lastHeld = Math.max(Number(row.created_ms), Number(row.held_ms ?? 0));
+      const cutOff = row.holder !== null && row.holder !== holder.id && lastHeld < holder.othersCutOffBeforeMs;
       if (row.uncertain_serials === null && !cutOff) return { kind: 'in_progress' };
       const handedOut = row.uncertain_serials ?? row.attempt_serials;
       // taken over by this claim (its time is the claim's), so a second retry at once waits as in progress; only if
       // it is still the claim read: another instance's retry may have taken it over since
       const taken = await trx
         .updateTable('idempotency_keys')
-        .set({ uncertain_serials: null, created_ms: nowMs, holder: holder.id, attempt_serials: handedOut })
+        .set({ uncertain_serials: null, created_ms: nowMs, holder: holder.id, held_ms: null, attempt_serials: handedOut })
         .where('key_id', '=', keyId)
         .where('idem_key', '=', idemKey)
         .where('created_ms', '=', row.created_ms)
@@ -83,6 +84,23 @@ export class IdempotencyRepo {
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) return { kind: 'in_progress' };
       return handedOut === null ? { kind: 'new' } : { kind: 'resume', attempt: JSON.parse(handedOut) as UncertainAttempt };
+    });
+  }
+
+  /** Says that the claims made at these times are still being answered by their holder (see ClaimHolder). */
+  async renew(claims: ReadonlyArray<{ keyId: string; idemKey: string; claimedMs: number }>, nowMs: number): Promise<void> {
+    if (claims.length === 0) return;
+    await this.tx.run(async (trx) => {
+      for (const claim of claims) {
+        await trx
+          .updateTable('idempotency_keys')
+          .set({ held_ms: nowMs })
+          .where('key_id', '=', claim.keyId)
+          .where('idem_key', '=', claim.idemKey)
+          .where('created_ms', '=', claim.claimedMs)
+          .where('status', 'is', null)
+          .execute();
+      }
     });
   }
 

@@ -130,6 +130,8 @@ export interface IdempotencyKeysTable {
   uncertain_serials: string | null;
   /** the running service answering the claim (null on claims made before holders were kept) */
   holder: string | null;
+  /** when the holder last said it still answers the claim (null: not since the claim) */
+  held_ms: number | null;
   /** JSON UncertainAttempt: the serials the holder's attempt handed to the messenger so far, written before each call */
   attempt_serials: string | null;
 }

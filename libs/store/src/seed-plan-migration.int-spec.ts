@@ -20,6 +20,7 @@ describe.each(TEST_DIALECTS)('channel plans of data migrated to 0011 on %s', (di
   async function undo0011(): Promise<void> {
     const statements = [
       'alter table idempotency_keys drop column attempt_serials',
+      'alter table idempotency_keys drop column held_ms',
       'alter table idempotency_keys drop column holder',
       'alter table idempotency_keys drop column uncertain_serials',
       'alter table consent_requests drop column serial',

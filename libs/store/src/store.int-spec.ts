@@ -311,6 +311,16 @@ describe.each(TEST_STORE_MODES.map((mode) => [storeModeName(mode), mode] as cons
     expect(await store.idempotency.claim('k7', 'idem-7', 'hash-a', 400, 0, { id: 'fourth', othersCutOffBeforeMs: 350 })).toEqual({ kind: 'resume', attempt: { serials: ['bw-1'], sessionId: null } });
   });
 
+  it('leaves alone a claim its holder renewed since the cut-off, and takes it over once the renewals stop', async () => {
+    expect(await store.idempotency.claim('k10', 'held', 'hash-a', 1_000, 0, { id: 'busy', othersCutOffBeforeMs: 0 })).toEqual({ kind: 'new' });
+    await store.idempotency.renew([{ keyId: 'k10', idemKey: 'held', claimedMs: 1_000 }], 5_000);
+    // made before the cut-off, but renewed after it: its holder still answers it
+    expect(await store.idempotency.claim('k10', 'held', 'hash-a', 6_000, 0, { id: 'other', othersCutOffBeforeMs: 4_000 })).toEqual({ kind: 'in_progress' });
+    // a renewal of a claim made at another time changes nothing
+    await store.idempotency.renew([{ keyId: 'k10', idemKey: 'held', claimedMs: 999 }], 9_000);
+    expect(await store.idempotency.claim('k10', 'held', 'hash-a', 9_000, 0, { id: 'other', othersCutOffBeforeMs: 6_000 })).toEqual({ kind: 'new' });
+  });
+
   it('never takes over an unanswered claim kept without a holder (made before holders were kept) unless its outcome was left uncertain', async () => {
     expect(await store.idempotency.claim('k8', 'legacy', 'hash-a', 1_000, 0, ME)).toEqual({ kind: 'new' });
     expect(await store.idempotency.claim('k8', 'legacy-u', 'hash-a', 1_000, 0, ME)).toEqual({ kind: 'new' });

@@ -11,17 +11,13 @@ import { CLOCK, STORE } from '../../app/tokens';
 import { SendNotJournaledError } from '../errors/send-not-journaled';
 import type { AuthenticatedRequest } from '../auth/principal';
 import { fail } from '../errors/envelope';
+import { ClaimRenewals, OTHER_INSTANCE_CUT_OFF_MS } from './claim-renewals';
 import { SendAttempt, SendSerials } from './send-serials';
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
-/**
- * With several instances sharing PostgreSQL, how long another instance's claim still answering may take before a
- * retry takes it over: far past the longest send (each messenger call has its timeout). The embedded SQLite file has
- * one service, so a claim of an earlier run of it was cut off by its stop.
- */
-export const OTHER_INSTANCE_CUT_OFF_MS = 15 * 60 * 1000;
+
 
 /** A file of a multipart send, as the request's hash takes it: its part, name, size, and where its bytes are. */
 interface SentFile {
@@ -99,12 +95,15 @@ export class IdempotencyService {
   private lastSweep = 0;
   /** this run of the service, as the holder of its claims */
   private readonly holderId = randomUUID();
+  private readonly renewals: ClaimRenewals;
 
   constructor(
     @Inject(STORE) private readonly store: Store,
     @Inject(CLOCK) private readonly clock: ShiftableClock,
     private readonly serials: SendSerials,
-  ) {}
+  ) {
+    this.renewals = new ClaimRenewals(store, () => clock.now());
+  }
 
   /** Runs `handler` once per key and request; without a key, simply runs it. */
   async run<T>(call: IdempotentCall | undefined, handler: () => Promise<T>): Promise<T> {
@@ -131,6 +130,7 @@ export class IdempotencyService {
     const attempt = new SendAttempt(claim.kind === 'resume' ? claim.attempt : undefined, (handedOut) =>
       this.store.idempotency.noteAttempt(call.keyId, call.idemKey, now, handedOut),
     );
+    const letGo = this.renewals.hold({ keyId: call.keyId, idemKey: call.idemKey, claimedMs: now });
     let body: T;
     try {
       body = await this.serials.within(attempt, handler);
@@ -138,8 +138,11 @@ export class IdempotencyService {
       const uncertain = attempt.uncertain();
       if (error instanceof SendNotJournaledError) {
         // the customer has the message: the key stays taken, and answers the send once it is recorded
-        this.completeWhenJournaled(call, now, error);
-      } else if (uncertain.serials.length > 0 && (attempt.earlier !== undefined || attempt.messengerAnswered || mayHaveArrived(error))) {
+        this.completeWhenJournaled(call, now, error, letGo);
+        throw error;
+      }
+      letGo();
+      if (uncertain.serials.length > 0 && (attempt.earlier !== undefined || attempt.messengerAnswered || mayHaveArrived(error))) {
         // a bubble may have reached the customer (this one, or one before it): the retry sends the same serials
         await this.store.idempotency.keepUncertain(call.keyId, call.idemKey, now, uncertain);
       } else {
@@ -152,15 +155,18 @@ export class IdempotencyService {
     } catch (error) {
       // the send happened: answer it, and keep the key claimed so that a retry cannot send it twice
       process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      letGo();
     }
     return body;
   }
 
-  private completeWhenJournaled(call: IdempotentCall, now: number, error: SendNotJournaledError): void {
+  private completeWhenJournaled(call: IdempotentCall, now: number, error: SendNotJournaledError, letGo: () => void): void {
     const [status, answer] = error.answer === undefined ? [httpStatusOf(error.code), { ok: false, code: error.code, message: error.message }] : [200, error.answer];
     error.journaled
       .then(() => this.store.idempotency.complete(call.keyId, call.idemKey, now, status, answer))
-      .catch((failure: unknown) => process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${failure instanceof Error ? failure.message : String(failure)}`));
+      .catch((failure: unknown) => process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${failure instanceof Error ? failure.message : String(failure)}`))
+      .finally(letGo);
   }
 
   private async claim(call: IdempotentCall, now: number) {
