@@ -126,6 +126,8 @@ export class SendService {
     // a retry finding its bubble delivered by the earlier attempt: in the consultation of then, which may have ended
     const deliveredIn = earlier?.sessionId ?? room?.sessionId ?? '';
     const elsewhere = earlier !== undefined && !(room?.state === 'in_progress' && room.sessionId === deliveredIn);
+    // a consent bubble delivered in an earlier consultation leaves the customer's current one free to request consent
+    if (elsewhere) await consent?.release();
     const keepCharge = elsewhere
       ? async () => {
           await charge.release();

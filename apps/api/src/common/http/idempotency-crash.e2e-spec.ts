@@ -228,6 +228,31 @@ describe('a retry of a keyed send that a crash of the service cut off', () => {
     expect(another.body['code']).toBe('-520');
   }, 60_000);
 
+  it('leaves the next consultation free to request consent when a consent request cut off by a crash is retried in it', async () => {
+    await start();
+    expect((await call('PUT', '/api/agent/settings/webhook', { brandKey: 'acme-kakao', url: receiver.url }, undefined, TOKENS.admin)).status).toBe(200);
+    await customerWrites('crash-k');
+    proxy.holdAnswers(/personal_info/);
+    const request = (idemKey?: string) => call('POST', '/api/agent/personal-info/request', { brandKey: 'acme-kakao', userKey: 'crash-k' }, idemKey);
+    const cut = request('consent-k').catch((error: unknown) => error);
+    await waitForBubbles('crash-k', 1);
+    const delivered = await agentBubbles('crash-k');
+    await crash();
+    await cut;
+    proxy.holdAnswers(undefined);
+
+    await start();
+    expect((await call('POST', '/api/agent/end', { brandKey: 'acme-kakao', userKey: 'crash-k' })).body['ok']).toBe(true);
+    await customerWrites('crash-k');
+    const retry = await request('consent-k');
+    expect([retry.status, retry.body]).toEqual([200, { ok: true, code: '0', message: null, serial: delivered[0]?.serial }]);
+    expect(await agentBubbles('crash-k')).toEqual(delivered);
+    // the new consultation never had a consent bubble: its one request is still to be made
+    const fresh = await request();
+    expect(fresh.body).toMatchObject({ ok: true, code: '0' });
+    expect(await agentBubbles('crash-k')).toHaveLength(2);
+  }, 60_000);
+
   it('gives each bubble of an attachment send its serial of the first attempt, whichever images failed, after a crash once journaled', async () => {
     await start();
     await customerWrites('crash-f');
