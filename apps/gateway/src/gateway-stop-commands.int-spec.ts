@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startGateway } from './gateway';
+import { type RunningGateway, startGateway } from './gateway';
 
 const SLACK_SECRET = 'slack-signing-secret-0004';
 const CHANNEL = 'acme-kakao';
@@ -74,26 +74,41 @@ async function until(what: string, probe: () => boolean): Promise<void> {
   }
 }
 
+interface RelayingGateway {
+  gateway: RunningGateway;
+  service: Awaited<ReturnType<typeof startService>>;
+  slack: Awaited<ReturnType<typeof startSlackHooks>>;
+  state: string;
+  /** asks as Slack does, on the gateway's team-chat commands port: Slack's answer */
+  ask: (command: string, text: string) => Promise<unknown>;
+}
+
+/** A gateway relaying to Slack, with the team-chat commands, in `dir`. */
+async function startRelayingGateway(dir: string): Promise<RelayingGateway> {
+  const [service, slack, port] = await Promise.all([startService(), startSlackHooks(), freePort()]);
+  const state = join(dir, 'gateway.json');
+  const relay = { endpoint: service.url, token: 'bw_relay_key', sink: { type: 'slack', url: `${service.url}/hook` }, commands: { port, secret: SLACK_SECRET } };
+  const gateway = await startGateway({ graph: join(dir, 'graph.kuzu'), state, port: 0, memoryLimitMb: 2048 }, { BRANDWIRE_GATEWAY_RELAY: JSON.stringify(relay) }, { slackResponseOrigin: slack.origin });
+  const ask = async (command: string, text: string): Promise<unknown> => {
+    const body = new URLSearchParams({ command, text, user_name: 'jun', trigger_id: command, response_url: `${slack.origin}/commands/T1/${command.slice(4)}/secret` }).toString();
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = `v0=${createHmac('sha256', SLACK_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+    const response = await fetch(`http://127.0.0.1:${port}/chat/command`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature }, body });
+    return response.json();
+  };
+  return { gateway, service, slack, state, ask };
+}
+
 describe('stopping the gateway while a Slack command waits on the service', () => {
   let dir: string;
-  beforeAll(() => {
+  beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'gateway-stop-commands-'));
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it("tells the asker at the response_url that the gateway stopped before the answer was ready, not that the command failed, and stops within its bound", async () => {
-    const [service, slack, port] = await Promise.all([startService(), startSlackHooks(), freePort()]);
-    const state = join(dir, 'gateway.json');
-    const relay = { endpoint: service.url, token: 'bw_relay_key', sink: { type: 'slack', url: `${service.url}/hook` }, commands: { port, secret: SLACK_SECRET } };
-    const gateway = await startGateway({ graph: join(dir, 'graph.kuzu'), state, port: 0, memoryLimitMb: 2048 }, { BRANDWIRE_GATEWAY_RELAY: JSON.stringify(relay) }, { slackResponseOrigin: slack.origin });
+    const { gateway, service, slack, state, ask } = await startRelayingGateway(dir);
     let stopped = false;
-    const ask = async (command: string, text: string): Promise<unknown> => {
-      const body = new URLSearchParams({ command, text, user_name: 'jun', trigger_id: command, response_url: `${slack.origin}/commands/T1/${command.slice(4)}/secret` }).toString();
-      const timestamp = String(Math.floor(Date.now() / 1000));
-      const signature = `v0=${createHmac('sha256', SLACK_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-      const response = await fetch(`http://127.0.0.1:${port}/chat/command`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': timestamp, 'x-slack-signature': signature }, body });
-      return response.json();
-    };
     try {
       expect(await ask('/cs-memo', 'kim call back')).toEqual({ response_type: 'in_channel', text: `memo kept for kim (${CHANNEL}); /cs-who ${CHANNEL}:kim shows the memos` });
       expect(await ask('/cs-who', 'rita')).toEqual({ response_type: 'ephemeral', text: '/cs-who is under way; its answer follows here' });
@@ -110,6 +125,32 @@ describe('stopping the gateway while a Slack command waits on the service', () =
       expect(existsSync(state)).toBe(false);
     } finally {
       if (!stopped) await gateway.stop();
+      await Promise.all([service.close(), slack.close()]);
+    }
+  });
+
+  it('takes no knowledge query once the stop began: one taken then could hold the stop past its bound (the graph is closed only once it is done)', async () => {
+    const { gateway, service, slack, state, ask } = await startRelayingGateway(dir);
+    const { queryToken } = JSON.parse(readFileSync(state, 'utf8')) as { queryToken: string };
+    const query = (): Promise<string> =>
+      fetch(`http://127.0.0.1:${gateway.port}/knowledge/status`, { headers: { authorization: `Bearer ${queryToken}` } }).then(
+        (response) => `HTTP ${response.status}`,
+        (error: Error) => String((error.cause as NodeJS.ErrnoException | undefined)?.code ?? error.message),
+      );
+    let stopping: Promise<void> | undefined;
+    try {
+      expect(await query()).toBe('HTTP 200');
+      expect(await ask('/cs-who', 'rita')).toEqual({ response_type: 'ephemeral', text: '/cs-who is under way; its answer follows here' });
+
+      const asked = Date.now();
+      stopping = gateway.stop();
+      // the stop still waits for the answer to /cs-who
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(await query()).toBe('ECONNREFUSED');
+      await stopping;
+      expect(Date.now() - asked).toBeLessThan(STOP_BOUND_MS);
+    } finally {
+      await (stopping ?? gateway.stop());
       await Promise.all([service.close(), slack.close()]);
     }
   });

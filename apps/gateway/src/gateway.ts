@@ -85,6 +85,9 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
       // the relay is told first: an AI reply whose call the stop cuts short then finds the relay stopping, and keeps
       // no cursor past a message it did not answer
       const relayStopped = relay?.stop();
+      // no knowledge query is taken from now on: the graph is closed only once those taken are done, and one taken
+      // while the commands under way are waited for could hold the stop past its bound
+      const knowledgeClosed = listening.close();
       try {
         // before the service's calls are cut: the commands under way get a few seconds to be answered, and whoever
         // still waits then is told that the gateway stopped, not that the command failed
@@ -94,7 +97,7 @@ export async function startGateway(options: GatewayOptions, env: NodeJS.ProcessE
           stopping.abort();
         }
         await relayStopped;
-        await listening.close();
+        await knowledgeClosed;
         await backend.close();
       } finally {
         removeState(options.state, process.pid);

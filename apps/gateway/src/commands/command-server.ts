@@ -8,7 +8,7 @@ import { type CommandRequest, commandOf, slackResponseUrlOf } from './command-re
 import { COMMANDS_PATH, type CommandSettings } from './command-settings';
 import { DISCORD_PONG, type LaterAnswer, discordAnswer, discordDeferral, discordInteractionOf, discordMessage } from './discord-interaction';
 import { DISCORD_API, ThinkingLeft, giveLaterAnswer } from './discord-later-answer';
-import { OwedAnswers, STOPPED, STOPPED_TOLD_WITHIN_MS, stoppedBefore } from './owed-answers';
+import { OwedAnswers, STOPPED, STOPPED_TOLD_WITHIN_MS, STOPPING, stoppedBefore } from './owed-answers';
 import { SLACK_RESPONSE_ORIGIN, giveSlackLaterAnswer, slackAcknowledgement, slackLaterAnswerOf, slackMessage } from './slack-later-answer';
 import type { CommandOutcome, TeamCommands } from './team-commands';
 
@@ -57,7 +57,12 @@ export async function startCommandServer(settings: CommandSettings, commands: Te
     withinMs: options.deferredAnswerWithinMs ?? (settings.type === 'slack' ? DEFERRED_WITHIN_MS.slack : DEFERRED_WITHIN_MS.discord),
     owed: new OwedAnswers(),
   };
+  // the answers not sent yet: once the stop began, each one closes its connection, so that no command comes on it
+  const unanswered = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+    if (later.owed.stopping) closesConnection(res);
     handle(settings, commands, guard, later, report, req, res).catch((error: unknown) => {
       report(`error: a team-chat command failed: ${messageOf(error)}`);
       if (!res.headersSent) refusal(res, 'INTERNAL', 'the command failed; the gateway log says why');
@@ -75,7 +80,9 @@ export async function startCommandServer(settings: CommandSettings, commands: Te
     close: async () => {
       // no command is taken any more; those under way are answered, or told that the gateway stopped
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await later.owed.stop();
+      const answered = later.owed.stop();
+      unanswered.forEach(closesConnection);
+      await answered;
       server.closeAllConnections();
       await closed;
     },
@@ -111,6 +118,8 @@ async function handle(
     if (settings.type === 'slack') slackLater = slackLaterAnswerOf(slackResponseUrlOf(body), later.slackOrigin);
   }
   if (typeof request === 'string') return reply(settings, res, { outcome: 'mistake', text: request });
+  // a command that comes once the stop began (its request still arriving then) is not run: the stop would not wait for it
+  if (later.owed.stopping) return reply(settings, res, STOPPING);
   return later.owed.owe(answerCommand(settings, commands.run(request), request.command, { later, discord: discordLater, slack: slackLater }, res, report));
 }
 
@@ -123,7 +132,7 @@ async function answerCommand(
   res: ServerResponse,
   report: (line: string) => void,
 ): Promise<void> {
-  const outcome = await settledWithin(Promise.race([running, later.owed.stopped]), ANSWER_WITHIN_MS[settings.type], () => 'late' as const);
+  const outcome = await settledWithin(later.owed.orStopped(running), ANSWER_WITHIN_MS[settings.type], () => 'late' as const);
   if (outcome === STOPPED) return reply(settings, res, stoppedBefore(command));
   if (outcome !== 'late') return reply(settings, res, outcome);
   if (discord) return deferDiscordAnswer(later, discord, command, running, res, report);
@@ -166,7 +175,7 @@ async function answerWhenDone(
   failure: (error: unknown) => string,
   report: (line: string) => void,
 ): Promise<void> {
-  const outcome = await settledWithin(Promise.race([running, later.owed.stopped]), later.withinMs, () => takingLonger(command, `${chat} lets the gateway answer`));
+  const outcome = await settledWithin(later.owed.orStopped(running), later.withinMs, () => takingLonger(command, `${chat} lets the gateway answer`));
   try {
     if (outcome !== STOPPED) return await give(outcome);
     await give(stoppedBefore(command), STOPPED_TOLD_WITHIN_MS);
@@ -273,6 +282,11 @@ function reply(settings: CommandSettings, res: ServerResponse, said: CommandOutc
 /** The service's error envelope, with the status of its code. */
 function refusal(res: ServerResponse, code: ErrorCode, message: string): void {
   answer(res, httpStatusOf(code), { ok: false, code, message });
+}
+
+/** Has the answer, when not sent yet, close its connection once sent. */
+function closesConnection(res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader('connection', 'close');
 }
 
 function answer(res: ServerResponse, status: number, body: object): void {

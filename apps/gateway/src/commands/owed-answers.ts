@@ -18,16 +18,24 @@ export function stoppedBefore(command: CommandName): CommandOutcome {
   return { outcome: 'failed', text: `the gateway stopped before the answer to ${command} was ready; ask again once it is back${done}` };
 }
 
+/** The answer to a command that comes once the stop began: it is not run. */
+export const STOPPING: CommandOutcome = { outcome: 'failed', text: 'the gateway is stopping; ask again once it is back' };
+
 /**
  * The answers the command server owes: each command's, from when it starts running until its answer is given, at
  * once or later. A stop waits for them a bounded time; each one still owed then is answered that the gateway stopped
- * (see `stopped`), so that no one who asked is left waiting in silence.
+ * (see `orStopped`), so that no one who asked is left waiting in silence.
  */
 export class OwedAnswers {
   private readonly owed = new Set<Promise<void>>();
-  private tell: () => void = () => undefined;
-  /** Settles with STOPPED once the stop's wait for the answers being made is over: race each answer with it. */
-  readonly stopped = new Promise<typeof STOPPED>((resolve) => (this.tell = () => resolve(STOPPED)));
+  /** how each command still running is told that the stop's wait for it is over */
+  private readonly running = new Set<() => void>();
+  private stage: 'running' | 'waiting' | 'stopped' = 'running';
+
+  /** Whether the stop began: a command that comes now is not run. */
+  get stopping(): boolean {
+    return this.stage !== 'running';
+  }
 
   /** Owes the answer `answering` gives until it settles. */
   owe(answering: Promise<void>): Promise<void> {
@@ -35,10 +43,26 @@ export class OwedAnswers {
     return answering.finally(() => this.owed.delete(answering));
   }
 
+  /**
+   * The command's outcome, or STOPPED once the stop's wait for it is over (at once when it is over already). Holds
+   * nothing once the command is done: a command answered must not stay reachable until the stop, with its answer.
+   */
+  orStopped<T>(command: Promise<T>): Promise<T | typeof STOPPED> {
+    if (this.stage === 'stopped') return Promise.resolve(STOPPED);
+    return new Promise((resolve, reject) => {
+      const stopped = (): void => resolve(STOPPED);
+      this.running.add(stopped);
+      void command.then(resolve, reject).finally(() => this.running.delete(stopped));
+    });
+  }
+
   /** Waits for the answers owed, then has those still owed told that the gateway stopped; bounded, at once when none is owed. */
   async stop(): Promise<void> {
+    this.stage = 'waiting';
     await this.settledWithin(ANSWERS_FINISH_WITHIN_MS);
-    this.tell();
+    this.stage = 'stopped';
+    for (const stopped of this.running) stopped();
+    this.running.clear();
     await this.settledWithin(STOPPED_TOLD_WITHIN_MS);
   }
 
