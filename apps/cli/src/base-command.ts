@@ -1,9 +1,12 @@
 import { Command } from '@oclif/core/command';
+import type { Input, ParserOutput } from '@oclif/core/interfaces';
 import { type ConfigTolerance, type Session, loadSession } from './lib/config-store';
 import { EXIT } from './lib/exit-codes';
 import { failureOf } from './lib/failure';
+import { withLongWordsCut } from './lib/long-words';
 import { colorEnabled, paint } from './lib/output';
-import { safeForTerminal } from './lib/terminal-text';
+import { refuseSwitchValues } from './lib/switch-values';
+import { safeForTerminal, shownControls } from './lib/terminal-text';
 
 /**
  * The line --json prints: the JSON of `json`, or, when it cannot be serialised (a result beyond the longest
@@ -16,6 +19,11 @@ export function jsonLine(json: unknown): { line: string; failed: boolean } {
     const message = `the result could not be printed as JSON: ${error instanceof Error ? error.message : String(error)}`;
     return { line: `${JSON.stringify({ ok: false, error: message, code: 'INTERNAL' })}\n`, failed: true };
   }
+}
+
+/** Text for a stream: without colour (not a terminal, or NO_COLOR) no escape sequence in it is ours to keep. */
+function forTerminal(text: string, stream: NodeJS.WriteStream): string {
+  return colorEnabled(stream) ? safeForTerminal(text) : shownControls(text);
 }
 
 /**
@@ -40,12 +48,21 @@ export abstract class BrandwireCommand extends Command {
   protected async show(print: () => string | Promise<string>): Promise<void> {
     if (this.jsonEnabled()) return;
     const text = await print();
-    if (text !== '') process.stdout.write(`${safeForTerminal(text)}\n`);
+    if (text !== '') process.stdout.write(`${forTerminal(text, process.stdout)}\n`);
   }
 
   /** A message for people on stderr (also in --json mode, where stdout holds the JSON only). */
   protected note(message: string): void {
-    process.stderr.write(`${safeForTerminal(message)}\n`);
+    process.stderr.write(`${forTerminal(message, process.stderr)}\n`);
+  }
+
+  /** oclif's parse, after refusing a value given to a switch (`--force=yes`), which oclif takes for an argument. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- oclif's own FlagOutput and ArgOutput, which it does not export
+  protected override async parse<F extends Record<string, any>, B extends Record<string, any>, A extends Record<string, any>>(options?: Input<F, B, A>, argv: string[] = this.argv): Promise<ParserOutput<F, B, A>> {
+    const input = options ?? (this.ctor as unknown as Input<F, B, A>);
+    const json = this.ctor.enableJsonFlag ? { json: { type: 'boolean' } } : {};
+    refuseSwitchValues(argv, { ...input.baseFlags, ...input.flags, ...json });
+    return super.parse(options, argv);
   }
 
   protected override logJson(json: unknown): void {
@@ -56,6 +73,9 @@ export abstract class BrandwireCommand extends Command {
 
   protected override async catch(error: Error & { exitCode?: number }): Promise<void> {
     const failure = failureOf(error);
+    // a value given on the command line may come back in the message: 100,000 characters of it help nobody
+    failure.message = withLongWordsCut(failure.message);
+    if (failure.hint !== undefined) failure.hint = withLongWordsCut(failure.hint);
     // a failed parse still was a parse: no "did not parse its arguments" warning under NODE_ENV=development|test
     this.parsed = true;
     process.exitCode = failure.exit;
@@ -66,7 +86,8 @@ export abstract class BrandwireCommand extends Command {
     }
     const color = colorEnabled(process.stderr);
     const code = failure.code === 'USAGE' || failure.code === 'INTERNAL' ? '' : ` (${failure.code})`;
-    process.stderr.write(`${paint('Error:', 'red', color)} ${safeForTerminal(`${failure.message}${code}`)}\n`);
-    if (failure.hint) process.stderr.write(`${paint('Hint:', 'dim', color)} ${safeForTerminal(failure.hint)}\n`);
+    // a failure's message and hint hold no colour of ours: every escape sequence in them came from a value
+    process.stderr.write(`${paint('Error:', 'red', color)} ${shownControls(`${failure.message}${code}`)}\n`);
+    if (failure.hint) process.stderr.write(`${paint('Hint:', 'dim', color)} ${shownControls(failure.hint)}\n`);
   }
 }

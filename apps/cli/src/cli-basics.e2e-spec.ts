@@ -162,6 +162,8 @@ describe('the tool without a service', () => {
     [['rooms', '--json'], 'missing --channel: the brand key of the channel, e.g. --channel acme-kakao', '`brandwire whoami` lists the channels'],
     [['rooms', '--channel', 'acme-kakao', '--max', 'many'], 'Parsing --max; Expected an integer but received: many', 'see --help for the flags and arguments'],
     [['delete', '--to', 'a', '--serial', 's', '--text', 't'], 'cannot also be provided', 'see --help for the flags and arguments'],
+    [['logout', '--force=yes'], '--force is a switch and takes no value: leave out "=yes"', 'see --help for the flags and arguments'],
+    [['knowledge', 'query', 'MATCH (n) RETURN n', '--write=false'], '--write is a switch and takes no value: leave out "=false"', 'see --help for the flags and arguments'],
     [['no-such-command'], 'unknown command "no-such-command": `brandwire --help` lists the commands', undefined],
     [['sned'], 'unknown command "sned": did you mean "send"?', undefined],
     [['chat', 'activte'], 'unknown command "chat activte": did you mean "chat activate"?', undefined],
@@ -211,6 +213,28 @@ describe('the tool without a service', () => {
       expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 2, stderr: '' });
       expect(run.json()).toEqual({ ok: false, error: '`brandwire help` prints help for people and has no --json output: leave out --json', code: 'USAGE' });
     }
+  });
+
+  it('reports help for a command that does not exist as a usage error naming the words given (exit 2)', async () => {
+    for (const [args, words] of [[['help', 'nosuch'], 'nosuch'], [['help', 'send', 'extra'], 'send extra']] as const) {
+      const run = await runCli(args, { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none') } });
+      expect({ args, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ args, code: 2, stdout: '', stderr: `Error: no command or topic "${words}": \`brandwire --help\` lists the commands\n` });
+    }
+  });
+
+  it('cuts a very long value repeated by an error to its start and length, in JSON and in text', async () => {
+    const long = 'x'.repeat(100_000);
+    const error = `Parsing --max; Expected an integer but received: ${'x'.repeat(80)}… (100000 characters)`;
+    const env = { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } };
+    const json = await runCli(['rooms', '--channel', 'acme-kakao', '--max', long, '--json'], env);
+    expect({ code: json.code, out: json.json() }).toEqual({ code: 2, out: { ok: false, error, code: 'USAGE', hint: 'see --help for the flags and arguments' } });
+    const text = await runCli(['rooms', '--channel', 'acme-kakao', '--max', long], env);
+    expect({ code: text.code, stderr: text.stderr }).toEqual({ code: 2, stderr: `Error: ${error}\nHint: see --help for the flags and arguments\n` });
+  });
+
+  it('shows the control characters of a value repeated by an error as signs, colour sequences too', async () => {
+    const run = await runCli(['send', '--channel', 'acme-kakao', '--to', 'alice', '--file', 'a\u001b[8mhidden\u001b[0m.png'], { env: { BRANDWIRE_CONFIG_DIR: join(dir, 'none'), BRANDWIRE_TOKEN: 'unused' } });
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 2, stdout: '', stderr: 'Error: --file a␛[8mhidden␛[0m.png: no such file (FILE)\n' });
   });
 
   it('shows a command\'s help for -h as for --help', async () => {

@@ -24,6 +24,13 @@ describe('brandwire model list and model set', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('shows the control characters of a model id it prints as signs when the output is no terminal, colour sequences too', async () => {
+    store({ provider: 'openai', apiKey: 'sk-x', url: fake.openAiUrl });
+    const run = await model(['set', 'm\u001b[8mx', '--no-check']);
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 0, stdout: expect.stringContaining('openai/m␛[8mx (not checked with the provider)') });
+    expect(run.stdout).not.toContain('\u001b');
+  });
+
   it('says how to set a provider when none is stored (CONFIG, exit 1)', async () => {
     const run = await model(['list', '--json']);
     expect(run.code).toBe(1);

@@ -37,6 +37,12 @@ describe('settings and uploads from the tool', () => {
     const empty = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--url', '', '--json'], admin);
     expect(empty.code).toBe(2);
     expect(empty.json()).toMatchObject({ ok: false, code: 'USAGE', error: 'Parsing --url; the webhook URL is empty' });
+    // a URL's form is the tool's to check: a usage error naming --url, before the service is asked
+    for (const [url, reason] of [['hooks.example.com/bw', 'must be a URL such as https://hooks.example.com/brandwire, got "hooks.example.com/bw"'], ['ftp://127.0.0.1/bw', 'must be an https URL, got one with ftp:']]) {
+      const bad = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--url', url as string, '--json'], admin);
+      expect({ code: bad.code, json: bad.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: `Parsing --url; the webhook URL ${reason}`, hint: 'see --help for the flags and arguments' } });
+    }
+    expect((await s.run(['webhook-domain', 'get', '--channel', 'acme-kakao', '--json'], admin)).json()).toMatchObject({ url: hook });
     const off = await s.run(['webhook-domain', 'set', '--channel', 'acme-kakao', '--none'], admin);
     expect(off.code).toBe(0);
     expect(off.stdout).toBe('The signals of acme-kakao now go to nowhere.\n');

@@ -171,6 +171,25 @@ describe('setup, whoami and key storage', () => {
     expect(existsSync(config)).toBe(false);
   });
 
+  it.each(['--sink-token', '--crm-token', '--ai-model', '--ai-api-key'])('refuses an empty or blank %s (exit 2), storing nothing', async (flag) => {
+    const config = s.configDir(`empty${flag}`);
+    for (const value of ['', '  ']) {
+      const run = await s.run(['setup', TEST_TOKENS.writer, flag, value, '--json'], { config });
+      expect({ code: run.code, json: run.json() }).toEqual({ code: 2, json: { ok: false, code: 'USAGE', error: expect.stringMatching(new RegExp(`^Parsing ${flag}; the .+ is empty$`)), hint: 'see --help for the flags and arguments' } });
+    }
+    expect(existsSync(config)).toBe(false);
+  });
+
+  it('refuses a value given to a switch (--dry-run=yes) rather than taking it for the key, storing nothing', async () => {
+    const config = s.configDir('switch-value');
+    for (const args of [['setup', '--dry-run=yes'], ['setup', TEST_TOKENS.writer, '--no-sink=true']]) {
+      const run = await s.run([...args, '--json'], { config });
+      const flag = (args[args.length - 1] as string).split('=')[0] as string;
+      expect({ args, code: run.code, json: run.json() }).toEqual({ args, code: 2, json: { ok: false, code: 'USAGE', error: `${flag} is a switch and takes no value: leave out "=${(args[args.length - 1] as string).split('=')[1]}"`, hint: 'see --help for the flags and arguments' } });
+    }
+    expect(existsSync(config)).toBe(false);
+  });
+
   it("removes the team-chat sink, its commands and the CRM with --no-sink, --no-commands and --no-crm, and says how when a stored commands secret does not fit another team chat", async () => {
     const config = s.configDir('gateway-removed');
     const discordKey = 'ab'.repeat(32);
@@ -241,6 +260,10 @@ describe('setup, whoami and key storage', () => {
     expect(stored(config)).toMatchObject({ gateway: { ai: { provider: 'ollama', reply: 'suggest', instructions: 'Answer in two sentences.' } } });
     expect((stored(config) as { gateway: { ai: object } }).gateway.ai).not.toHaveProperty('apiKey');
     expect((stored(config) as { gateway: { ai: object } }).gateway.ai).not.toHaveProperty('url');
+    // "" leaves no instructions
+    const cleared = await s.run(['setup', TEST_TOKENS.writer, '--ai-instructions', '', '--json'], { config });
+    expect(cleared.code).toBe(0);
+    expect((stored(config) as { gateway: { ai: { instructions?: string } } }).gateway.ai.instructions ?? '').toBe('');
   });
 
   it('shows the gateway settings a --dry-run would store, secrets only as "set"', async () => {

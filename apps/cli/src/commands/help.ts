@@ -12,6 +12,11 @@ export default class Help extends BrandwireCommand {
   async run(): Promise<void> {
     const { argv } = await this.parse(Help);
     if (this.jsonEnabled()) throw usageError('`brandwire help` prints help for people and has no --json output: leave out --json');
+    const asked = (argv as string[]).join(':');
+    // oclif's own answer names the command by its id ("Command send:extra not found.")
+    if (asked !== '' && !this.config.findCommand(asked) && !this.config.findTopic(asked)) {
+      throw usageError(`no command or topic "${(argv as string[]).join(' ')}": \`brandwire --help\` lists the commands`);
+    }
     const HelpClass = await loadHelpClass(this.config);
     await new HelpClass(this.config).showHelp(argv as string[]);
   }

@@ -6,7 +6,7 @@ import { checkAiUrl } from '../lib/ai-model';
 import { DEFAULT_COMMANDS_PORT, type GatewaySettings } from '../lib/config-store';
 import { DEFAULT_KNOWLEDGE_QUERY_PORT } from '../lib/data-dir';
 import { usageError } from '../lib/cli-error';
-import { channelFlag } from '../lib/flags';
+import { channelFlag, nonBlank } from '../lib/flags';
 import { fields } from '../lib/output';
 import { type RemovableGatewayPart, type SetupResult, TEAM_CHAT_TYPES, runSetup } from '../lib/setup-flow';
 import { terminalPrompter } from '../lib/terminal-prompter';
@@ -33,12 +33,12 @@ export default class Setup extends BrandwireCommand {
     'dry-run': boolean({ description: 'verify the key and show what would be stored, store nothing' }),
     'sink-type': string({ description: `gateway: team-chat sink, one of ${TEAM_CHAT_TYPES.join(', ')} (another than the stored one leaves its token behind)`, options: [...TEAM_CHAT_TYPES], helpGroup: 'GATEWAY', helpValue: '<type>' }),
     'sink-url': string({ description: 'gateway: http(s) webhook or API URL of the team-chat sink (another than the stored one leaves its token behind)', helpGroup: 'GATEWAY', helpValue: '<url>' }),
-    'sink-token': string({ description: 'gateway: token of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<token>' }),
+    'sink-token': string({ description: 'gateway: token of the team-chat sink', helpGroup: 'GATEWAY', helpValue: '<token>', parse: nonBlank('the sink token') }),
     // `relationships` rather than `exclusive`: oclif's usage line draws an `exclusive` list as one group of
     // alternatives (`[--no-sink | --sink-type … | --sink-url …]`), as if the sink flags excluded each other too
     'no-sink': boolean({ description: 'gateway: remove the team-chat sink (its commands need --no-commands too)', helpGroup: 'GATEWAY', relationships: [{ type: 'none', flags: ['sink-type', 'sink-url', 'sink-token'] }] }),
     'crm-url': string({ description: 'gateway: http(s) CRM API URL (another than the stored one leaves its token behind)', helpGroup: 'GATEWAY', helpValue: '<url>' }),
-    'crm-token': string({ description: 'gateway: CRM API token', helpGroup: 'GATEWAY', helpValue: '<token>' }),
+    'crm-token': string({ description: 'gateway: CRM API token', helpGroup: 'GATEWAY', helpValue: '<token>', parse: nonBlank('the CRM token') }),
     'no-crm': boolean({ description: 'gateway: remove the CRM', helpGroup: 'GATEWAY', relationships: [{ type: 'none', flags: ['crm-url', 'crm-token'] }] }),
     'commands-secret': string({
       description:
@@ -56,8 +56,8 @@ export default class Setup extends BrandwireCommand {
       helpValue: '<n>',
     }),
     'ai-provider': string({ description: "gateway: AI provider (another than the stored one leaves that one's key, url and model behind)", options: [...AI_PROVIDERS], helpGroup: 'GATEWAY', helpValue: '<name>' }),
-    'ai-model': string({ description: 'gateway: AI model id (see `brandwire model list`)', helpGroup: 'GATEWAY', helpValue: '<id>' }),
-    'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>' }),
+    'ai-model': string({ description: 'gateway: AI model id (see `brandwire model list`)', helpGroup: 'GATEWAY', helpValue: '<id>', parse: nonBlank('the AI model id') }),
+    'ai-api-key': string({ description: 'gateway: AI provider API key', helpGroup: 'GATEWAY', helpValue: '<key>', parse: nonBlank('the AI API key') }),
     'ai-url': string({ description: "gateway: base URL of the provider's API, for a local or compatible server (OpenAI's with /v1)", helpGroup: 'GATEWAY', helpValue: '<url>' }),
     'ai-reply': string({
       description: 'gateway: on a customer message, post a suggested reply to the team chat (suggest), send it to the customer (auto), or neither (off, the default)',
@@ -65,7 +65,7 @@ export default class Setup extends BrandwireCommand {
       helpGroup: 'GATEWAY',
       helpValue: '<mode>',
     }),
-    'ai-instructions': string({ description: "gateway: the brand's instructions for AI replies (tone, facts, what never to promise)", helpGroup: 'GATEWAY', helpValue: '<text>' }),
+    'ai-instructions': string({ description: "gateway: the brand's instructions for AI replies (tone, facts, what never to promise); \"\" leaves none", helpGroup: 'GATEWAY', helpValue: '<text>' }),
   };
 
   async run(): Promise<SetupResult> {

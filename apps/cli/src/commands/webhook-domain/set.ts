@@ -1,10 +1,26 @@
 import type { WebhookSettings } from '@brandwire/client';
+import { CLIError } from '@oclif/core/errors';
 import { boolean, string } from '@oclif/core/flags';
 import { BrandwireCommand } from '../../base-command';
 import { channelOf } from '../../lib/channel';
 import { connect } from '../../lib/connect';
 import { channelFlag, nonBlank } from '../../lib/flags';
 import { shownWebhook } from '../../lib/results';
+
+const blankUrl = nonBlank('the webhook URL');
+
+/** The URL's form is checked here, a usage error naming --url; which hosts may receive the signals is the service's rule. */
+async function webhookUrl(value: string): Promise<string> {
+  await blankUrl(value);
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    throw new CLIError(`the webhook URL must be a URL such as https://hooks.example.com/brandwire, got "${value}"`);
+  }
+  if (protocol !== 'https:' && protocol !== 'http:') throw new CLIError(`the webhook URL must be an https URL, got one with ${protocol}`);
+  return value;
+}
 
 export default class WebhookDomainSet extends BrandwireCommand {
   static override summary = "Set the channel's inbound domain: the webhook URL that receives the signals (Admin key)";
@@ -15,7 +31,7 @@ export default class WebhookDomainSet extends BrandwireCommand {
   ];
   static override flags = {
     channel: channelFlag(),
-    url: string({ description: 'the https URL that receives the signals', helpValue: '<url>', exactlyOne: ['url', 'none'], parse: nonBlank('the webhook URL') }),
+    url: string({ description: 'the https URL that receives the signals', helpValue: '<url>', exactlyOne: ['url', 'none'], parse: webhookUrl }),
     none: boolean({ description: 'disconnect the webhook: the signals are no longer delivered', exactlyOne: ['url', 'none'] }),
   };
 
