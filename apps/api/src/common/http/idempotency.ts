@@ -17,6 +17,8 @@ import { SendAttempt, SendSerials } from './send-serials';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const RETENTION_MS = 24 * 60 * 60 * 1000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
+/** Answers the database did not take, remembered at most (the oldest forgotten first). */
+const MAX_UNKEPT_ANSWERS = 10_000;
 
 
 /** A file of a multipart send, as the request's hash takes it: its part, name, size, and where its bytes are. */
@@ -96,6 +98,8 @@ export class IdempotencyService {
   /** this run of the service, as the holder of its claims */
   private readonly holderId = randomUUID();
   private readonly renewals: ClaimRenewals;
+  /** answers of this run the database did not take, by API key and Idempotency-Key: replayed here all the same */
+  private readonly unkept = new Map<string, { status: number; body: unknown }>();
 
   constructor(
     @Inject(STORE) private readonly store: Store,
@@ -117,10 +121,18 @@ export class IdempotencyService {
         return claim.body as T;
       case 'conflict':
         throw fail('IDEMPOTENCY_CONFLICT', 'this Idempotency-Key was already used with a different request');
-      case 'in_progress':
+      case 'in_progress': {
+        const unkept = this.unkept.get(unkeptKey(call));
+        if (unkept) {
+          call.response.status(unkept.status).setHeader('Idempotent-Replayed', 'true');
+          return unkept.body as T;
+        }
         throw fail('IDEMPOTENCY_CONFLICT', 'a request with this Idempotency-Key is still being processed; retry once it has answered');
+      }
       case 'new':
       case 'resume':
+        // a claim of this request now, whatever an earlier one under the key became
+        this.unkept.delete(unkeptKey(call));
         break;
       default: {
         const unreachable: never = claim;
@@ -154,7 +166,7 @@ export class IdempotencyService {
       await this.store.idempotency.complete(call.keyId, call.idemKey, now, call.response.statusCode, body);
     } catch (error) {
       // the send happened: answer it, and keep the key claimed so that a retry cannot send it twice
-      process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${error instanceof Error ? error.message : String(error)}`);
+      this.keptUnstored(call, call.response.statusCode, body, error);
     } finally {
       letGo();
     }
@@ -165,8 +177,19 @@ export class IdempotencyService {
     const [status, answer] = error.answer === undefined ? [httpStatusOf(error.code), { ok: false, code: error.code, message: error.message }] : [200, error.answer];
     error.journaled
       .then(() => this.store.idempotency.complete(call.keyId, call.idemKey, now, status, answer))
-      .catch((failure: unknown) => process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${failure instanceof Error ? failure.message : String(failure)}`))
+      .catch((failure: unknown) => this.keptUnstored(call, status, answer, failure))
       .finally(letGo);
+  }
+
+  /**
+   * An answer the database did not take: a retry reaching this run gets it all the same; one reaching another run
+   * (after a restart, or another instance once the claim is no longer renewed) takes the claim over and finds the
+   * send in the journal.
+   */
+  private keptUnstored(call: IdempotentCall, status: number, body: unknown, failure: unknown): void {
+    process.emitWarning(`the answer of Idempotency-Key ${JSON.stringify(call.idemKey)} could not be kept: ${failure instanceof Error ? failure.message : String(failure)}`);
+    if (this.unkept.size >= MAX_UNKEPT_ANSWERS) this.unkept.delete(this.unkept.keys().next().value as string);
+    this.unkept.set(unkeptKey(call), { status, body });
   }
 
   private async claim(call: IdempotentCall, now: number) {
@@ -177,6 +200,10 @@ export class IdempotencyService {
     const othersCutOffBeforeMs = this.store.dialect === 'sqlite' ? Number.POSITIVE_INFINITY : now - OTHER_INSTANCE_CUT_OFF_MS;
     return this.store.idempotency.claim(call.keyId, call.idemKey, await requestHash(call), now, now - RETENTION_MS, { id: this.holderId, othersCutOffBeforeMs });
   }
+}
+
+function unkeptKey(call: IdempotentCall): string {
+  return `${call.keyId}\n${call.idemKey}`;
 }
 
 /** A messenger call that failed after it may have reached the messenger (a timeout, a reset): it may have been delivered. */
